@@ -1,0 +1,33 @@
+using Harness.Contracts.Grpc;
+using Harness.Rpc.Grpc;
+using Harness.ServiceDefaults;
+
+namespace Harness.GrpcService;
+
+/// <summary>The gRPC face of <see cref="HarnessOperations"/>.</summary>
+public sealed class HarnessGrpcService(HarnessOperations operations)
+{
+    public Task<ComputeReply> Compute(ComputeRequest request, ServerCallContext context)
+    {
+        var result = operations.Compute(request.Iterations);
+        return Task.FromResult(new ComputeReply
+        {
+            Result = result.Result,
+            ThreadId = result.ThreadId,
+            ElapsedMs = result.Elapsed.TotalMilliseconds,
+        });
+    }
+
+    public async Task<CallThirdPartyReply> CallThirdParty(CallThirdPartyRequest request, ServerCallContext context)
+    {
+        var result = await operations.CallThirdPartyAsync(
+            request.Fanout, request.DelayMs, request.Style, request.Parallelism, context.CancellationToken);
+        return new CallThirdPartyReply
+        {
+            Calls = result.Calls,
+            ElapsedMs = result.Elapsed.TotalMilliseconds,
+            ThreadId = result.ThreadId,
+            DistinctThreads = result.DistinctThreads,
+        };
+    }
+}

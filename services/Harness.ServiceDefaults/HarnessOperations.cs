@@ -1,0 +1,69 @@
+using Harness.Workloads;
+
+namespace Harness.ServiceDefaults;
+
+/// <summary>
+/// The bodies of the two operations, shared by the SOAP and gRPC services so both do exactly the same work.
+/// Arguments are validated before the operation is counted as executing.
+/// </summary>
+public sealed class HarnessOperations
+{
+    public const string ComputeName = "compute";
+    public const string CallThirdPartyName = "call_third_party";
+
+    public static readonly string[] Names = [ComputeName, CallThirdPartyName];
+
+    private readonly WorkloadLimits _limits;
+    private readonly ThirdPartyWorkload _thirdParty;
+    private readonly OperationTracker _tracker;
+
+    public HarnessOperations(WorkloadLimits limits, ThirdPartyWorkload thirdParty, OperationTracker tracker)
+    {
+        _limits = limits;
+        _thirdParty = thirdParty;
+        _tracker = tracker;
+    }
+
+    /// <exception cref="WorkloadArgumentException"><paramref name="iterations"/> is outside the limit.</exception>
+    public ComputeResult Compute(int iterations)
+    {
+        _limits.ValidateIterations(iterations);
+        var scope = _tracker.Begin(ComputeName);
+        try
+        {
+            return CpuWorkload.Run(iterations);
+        }
+        catch
+        {
+            scope.Fail();
+            throw;
+        }
+        finally
+        {
+            scope.Dispose();
+        }
+    }
+
+    /// <summary>Thread-holding styles complete synchronously on the calling thread; the others release it.</summary>
+    /// <exception cref="WorkloadArgumentException">An argument is outside its limit or the style is unknown.</exception>
+    public async ValueTask<ThirdPartyCallResult> CallThirdPartyAsync(
+        int fanout, int delayMs, string? style, int parallelism, CancellationToken cancellationToken)
+    {
+        var request = new ThirdPartyCallRequest(fanout, delayMs, CallStyles.Parse(style), parallelism);
+        _limits.Validate(request);
+        var scope = _tracker.Begin(CallThirdPartyName);
+        try
+        {
+            return await _thirdParty.ExecuteAsync(request, cancellationToken);
+        }
+        catch
+        {
+            scope.Fail();
+            throw;
+        }
+        finally
+        {
+            scope.Dispose();
+        }
+    }
+}

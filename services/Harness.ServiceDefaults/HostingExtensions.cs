@@ -1,0 +1,134 @@
+using Harness.Scheduling;
+using Harness.Workloads;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+
+namespace Harness.ServiceDefaults;
+
+/// <summary>Registrations every Harness service shares, in the manner of eShop's ServiceDefaults.</summary>
+public static class HostingExtensions
+{
+    /// <summary>Serilog, the validated <c>Listen</c> endpoint, health checks and the service identity.</summary>
+    /// <param name="service">Short name used in logs and metrics: <c>soap</c>, <c>grpc</c>, <c>stub</c>.</param>
+    /// <param name="defaultPort">Port used when <c>Listen__Port</c> is not set.</param>
+    /// <param name="protocols">HTTP versions the endpoint speaks; gRPC needs HTTP/2.</param>
+    public static WebApplicationBuilder AddHarnessDefaults(
+        this WebApplicationBuilder builder, string service, int defaultPort, HttpProtocols protocols = HttpProtocols.Http1AndHttp2)
+    {
+        builder.AddHarnessLogging(service);
+
+        builder.Services.AddSingleton<IValidateOptions<ListenOptions>, ListenOptionsValidator>();
+        builder.Services.AddOptions<ListenOptions>()
+            .Configure(o => o.Port = defaultPort)
+            .BindConfiguration(ListenOptions.SectionName)
+            .ValidateOnStart();
+        builder.Services.AddOptions<KestrelServerOptions>()
+            .Configure<IOptions<ListenOptions>>((kestrel, listen) =>
+                kestrel.Listen(listen.Value.ParsedAddress, listen.Value.Port, endpoint => endpoint.Protocols = protocols));
+
+        builder.Services.TryAddServiceIdentity(service);
+        builder.Services.AddHealthChecks();
+        return builder;
+    }
+
+    /// <summary>The scheduling mode's <see cref="IWorkScheduler"/>, from the validated <c>Scheduling</c> section.</summary>
+    public static WebApplicationBuilder AddHarnessScheduling(this WebApplicationBuilder builder)
+    {
+        builder.Services.AddSingleton<IValidateOptions<SchedulingOptions>, SchedulingOptionsValidator>();
+        builder.Services.AddOptions<SchedulingOptions>()
+            .BindConfiguration(SchedulingOptions.SectionName)
+            .ValidateOnStart();
+        builder.Services.AddSingleton<IWorkScheduler>(sp =>
+        {
+            var scheduler = WorkSchedulerFactory.Create(sp.GetRequiredService<IOptions<SchedulingOptions>>().Value);
+            var logger = sp.GetRequiredService<ILoggerFactory>().CreateLogger("Harness.Scheduling");
+            scheduler.UnhandledException += ex => logger.LogError(ex, "A work item threw; the {Mode} scheduler kept its thread", scheduler.Mode);
+            return scheduler;
+        });
+        return builder;
+    }
+
+    /// <summary>The two operations: limits, the third-party client, the operation tracker and <see cref="HarnessOperations"/>.</summary>
+    public static WebApplicationBuilder AddHarnessWorkloads(this WebApplicationBuilder builder)
+    {
+        builder.Services.AddSingleton<IValidateOptions<WorkloadLimits>, WorkloadLimitsValidator>();
+        builder.Services.AddOptions<WorkloadLimits>().BindConfiguration(WorkloadLimits.SectionName).ValidateOnStart();
+        builder.Services.AddSingleton<IValidateOptions<ThirdPartyOptions>, ThirdPartyOptionsValidator>();
+        builder.Services.AddOptions<ThirdPartyOptions>().BindConfiguration(ThirdPartyOptions.SectionName).ValidateOnStart();
+
+        builder.Services.AddSingleton(sp => sp.GetRequiredService<IOptions<WorkloadLimits>>().Value);
+        builder.Services.AddSingleton(new OperationTracker(HarnessOperations.Names));
+        builder.Services.AddSingleton<HarnessOperations>();
+        builder.Services.AddSingleton(sp =>
+        {
+            var options = sp.GetRequiredService<IOptions<ThirdPartyOptions>>().Value;
+
+            // One pooled client for every call: a connection per call in flight, never a cap below the fan-out.
+            var handler = new SocketsHttpHandler
+            {
+                MaxConnectionsPerServer = int.MaxValue,
+                PooledConnectionLifetime = TimeSpan.FromMinutes(2),
+                ConnectTimeout = TimeSpan.FromSeconds(10),
+            };
+            var http = new HttpClient(handler) { BaseAddress = options.BaseAddress, Timeout = options.Timeout };
+            return new ThirdPartyWorkload(
+                http,
+                sp.GetRequiredService<IWorkScheduler>(),
+                sp.GetRequiredService<WorkloadLimits>());
+        });
+        return builder;
+    }
+
+    /// <summary>/healthz, /metrics and the start-up line.</summary>
+    public static WebApplication MapHarnessDefaults(this WebApplication app)
+    {
+        app.MapHealthChecks("/healthz");
+        app.MapHarnessMetrics();
+        app.Lifetime.ApplicationStarted.Register(() => LogStartup(app));
+        return app;
+    }
+
+    /// <summary>The first URL the server bound, e.g. <c>http://127.0.0.1:5081</c>; available once the app has started.</summary>
+    public static Uri GetBoundAddress(this WebApplication app)
+    {
+        var addresses = app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses;
+        return new Uri(addresses.First());
+    }
+
+    private static void TryAddServiceIdentity(this IServiceCollection services, string service) =>
+        services.AddSingleton(sp =>
+        {
+            var scheduling = sp.GetService<IOptions<SchedulingOptions>>();
+            SchedulingMode? mode = scheduling is not null && SchedulingOptions.TryParseMode(scheduling.Value.Mode, out var parsed)
+                ? parsed
+                : null;
+            return new ServiceIdentity(service, mode);
+        });
+
+    private static void LogStartup(WebApplication app)
+    {
+        var identity = app.Services.GetRequiredService<ServiceIdentity>();
+        var scheduling = app.Services.GetService<IOptions<SchedulingOptions>>()?.Value;
+        var logger = app.Services.GetRequiredService<ILoggerFactory>().CreateLogger("Harness.Startup");
+        logger.LogInformation(
+            "{Service} listening on {Addresses}; mode {Mode}, {ProcessorCount} processors, {GcMode} GC, iocp concurrency {IocpConcurrency}, custom pool {MinThreads}-{MaxThreads} threads",
+            identity.Service,
+            string.Join(", ", app.Urls),
+            identity.ModeName,
+            Environment.ProcessorCount,
+            System.Runtime.GCSettings.IsServerGC ? "server" : "workstation",
+            scheduling?.EffectiveIocpConcurrency,
+            scheduling?.CustomPoolMinThreads,
+            scheduling?.CustomPoolMaxThreads);
+
+        // Resolving the scheduler here starts a custom pool's minimum threads before the first request.
+        _ = app.Services.GetService<IWorkScheduler>();
+    }
+}

@@ -1,0 +1,17 @@
+using System.Net;
+
+namespace Harness.ServiceDefaults;
+
+/// <summary>The <c>Listen</c> configuration section: where the service accepts connections. Loopback by default.</summary>
+public sealed class ListenOptions
+{
+    public const string SectionName = "Listen";
+
+    /// <summary>An IP address (env <c>Listen__Address</c>); <c>0.0.0.0</c> in containers.</summary>
+    public string Address { get; set; } = "127.0.0.1";
+
+    /// <summary>A TCP port (env <c>Listen__Port</c>); 0 picks a free one, which tests use.</summary>
+    public int Port { get; set; }
+
+    internal IPAddress ParsedAddress => IPAddress.Parse(Address);
+}

@@ -1,0 +1,113 @@
+using System.Net;
+using Harness.Scheduling;
+using Harness.Workloads;
+using Microsoft.Extensions.Options;
+
+namespace Harness.ServiceDefaults;
+
+// Each failure names the environment variable to change, since that is how containers configure the services.
+
+internal sealed class SchedulingOptionsValidator : IValidateOptions<SchedulingOptions>
+{
+    public ValidateOptionsResult Validate(string? name, SchedulingOptions options)
+    {
+        var failures = new List<string>();
+        if (!SchedulingOptions.TryParseMode(options.Mode, out _))
+        {
+            failures.Add($"Scheduling__Mode '{options.Mode}' is not a scheduling mode; valid values: {string.Join(", ", SchedulingOptions.ModeNames.Keys)}.");
+        }
+
+        if (options.IocpConcurrency < 0)
+        {
+            failures.Add($"Scheduling__IocpConcurrency must be 0 (= processor count) or more; got {options.IocpConcurrency}.");
+        }
+
+        if (options.IocpMaxThreads < options.EffectiveIocpConcurrency)
+        {
+            failures.Add($"Scheduling__IocpMaxThreads must be at least the concurrency ({options.EffectiveIocpConcurrency}); got {options.IocpMaxThreads}.");
+        }
+
+        if (options.CustomPoolMinThreads < 0)
+        {
+            failures.Add($"Scheduling__CustomPoolMinThreads must be 0 or more; got {options.CustomPoolMinThreads}.");
+        }
+
+        if (options.CustomPoolMaxThreads < Math.Max(1, options.CustomPoolMinThreads) || options.CustomPoolMaxThreads > 32_767)
+        {
+            failures.Add($"Scheduling__CustomPoolMaxThreads must be between max(1, CustomPoolMinThreads) and 32767; got {options.CustomPoolMaxThreads}.");
+        }
+
+        if (options.IdleTimeout <= TimeSpan.Zero)
+        {
+            failures.Add($"Scheduling__IdleTimeout must be positive (e.g. 00:00:30); got {options.IdleTimeout}.");
+        }
+
+        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+}
+
+internal sealed class WorkloadLimitsValidator : IValidateOptions<WorkloadLimits>
+{
+    public ValidateOptionsResult Validate(string? name, WorkloadLimits options)
+    {
+        var failures = new List<string>();
+        if (options.MaxIterations < 1)
+        {
+            failures.Add($"Workloads__MaxIterations must be 1 or more; got {options.MaxIterations}.");
+        }
+
+        if (options.MaxFanout is < 1 or > 10_000)
+        {
+            failures.Add($"Workloads__MaxFanout must be between 1 and 10000; got {options.MaxFanout}.");
+        }
+
+        if (options.MaxDelayMs is < 0 or > 3_600_000)
+        {
+            failures.Add($"Workloads__MaxDelayMs must be between 0 and 3600000; got {options.MaxDelayMs}.");
+        }
+
+        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+}
+
+internal sealed class ThirdPartyOptionsValidator : IValidateOptions<ThirdPartyOptions>
+{
+    public ValidateOptionsResult Validate(string? name, ThirdPartyOptions options)
+    {
+        if (!options.BaseAddress.IsAbsoluteUri || options.BaseAddress.Scheme is not ("http" or "https"))
+        {
+            return ValidateOptionsResult.Fail($"ThirdParty__BaseAddress must be an absolute http(s) URI; got '{options.BaseAddress}'.");
+        }
+
+        return options.Timeout > TimeSpan.Zero
+            ? ValidateOptionsResult.Success
+            : ValidateOptionsResult.Fail($"ThirdParty__Timeout must be positive; got {options.Timeout}.");
+    }
+}
+
+internal sealed class ListenOptionsValidator : IValidateOptions<ListenOptions>
+{
+    public ValidateOptionsResult Validate(string? name, ListenOptions options)
+    {
+        var failures = new List<string>();
+        if (!IPAddress.TryParse(options.Address, out _))
+        {
+            failures.Add($"Listen__Address must be an IP address such as 127.0.0.1 or 0.0.0.0; got '{options.Address}'.");
+        }
+
+        if (options.Port is < 0 or > 65_535)
+        {
+            failures.Add($"Listen__Port must be between 0 and 65535; got {options.Port}.");
+        }
+
+        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+}
+
+internal sealed class LogOptionsValidator : IValidateOptions<LogOptions>
+{
+    public ValidateOptionsResult Validate(string? name, LogOptions options) =>
+        LogOptions.Formats.Contains(options.Format, StringComparer.OrdinalIgnoreCase)
+            ? ValidateOptionsResult.Success
+            : ValidateOptionsResult.Fail($"Log__Format '{options.Format}' is not a log format; valid values: {string.Join(", ", LogOptions.Formats)}.");
+}

@@ -1,0 +1,164 @@
+using System.Net;
+using System.Net.Http.Headers;
+using Harness.Contracts;
+using Harness.Rpc.Grpc;
+using Harness.Rpc.Soap;
+
+namespace Harness.Services.Tests;
+
+/// <summary>Out-of-range arguments and broken messages get the stack's proper error, and the service keeps serving.</summary>
+public sealed class BadInputTests
+{
+    public static TheoryData<string, string> OutOfRangeCalls() => new()
+    {
+        { "iterations=0", "Workloads__MaxIterations" },
+        { "iterations=max+1", "Workloads__MaxIterations" },
+        { "fanout=0", "Workloads__MaxFanout" },
+        { "fanout=65", "Workloads__MaxFanout" },
+        { "delayMs=-1", "Workloads__MaxDelayMs" },
+        { "delayMs=60001", "Workloads__MaxDelayMs" },
+        { "parallelism=-1", "Workloads__MaxFanout" },
+        { "style=nap", "blocking, async, thread-sleep, task-wait, task-delay" },
+    };
+
+    [Theory]
+    [MemberData(nameof(OutOfRangeCalls))]
+    public async Task Grpc_OutOfRangeArgument_IsInvalidArgumentNamingTheLimit(string call, string expectedInMessage)
+    {
+        // Arrange
+        await using var harness = await InProcessHarness.StartAsync(Stack.Grpc, "threadpool", "--Workloads:MaxIterations=1000000");
+        using var client = harness.CreateClient();
+
+        // Act
+        var ex = await Assert.ThrowsAsync<RpcException>(() => Invoke(client, call));
+
+        // Assert
+        Assert.Equal(GrpcStatusCode.InvalidArgument, ex.StatusCode);
+        Assert.Contains(expectedInMessage, ex.Detail, StringComparison.Ordinal);
+        await AssertStillServes(client);
+    }
+
+    [Theory]
+    [MemberData(nameof(OutOfRangeCalls))]
+    public async Task Soap_OutOfRangeArgument_IsClientFaultNamingTheLimit(string call, string expectedInMessage)
+    {
+        // Arrange
+        await using var harness = await InProcessHarness.StartAsync(Stack.Soap, "iocp", "--Workloads:MaxIterations=1000000");
+        using var client = harness.CreateClient();
+
+        // Act
+        var ex = await Assert.ThrowsAsync<SoapFaultException>(() => Invoke(client, call));
+
+        // Assert
+        Assert.Equal(SoapFaultCode.Client, ex.Code);
+        Assert.Contains(expectedInMessage, ex.Reason, StringComparison.Ordinal);
+        await AssertStillServes(client);
+    }
+
+    [Fact]
+    public async Task Grpc_OversizedMessage_IsResourceExhausted()
+    {
+        // Arrange
+        await using var harness = await InProcessHarness.StartAsync(Stack.Grpc, "custompool");
+        using var client = harness.CreateClient();
+        var hugeStyle = new string('x', 5 * 1024 * 1024);
+
+        // Act
+        var ex = await Assert.ThrowsAsync<RpcException>(() => client.CallThirdPartyAsync(1, 1, hugeStyle));
+
+        // Assert
+        Assert.Equal(GrpcStatusCode.ResourceExhausted, ex.StatusCode);
+        await AssertStillServes(client);
+    }
+
+    [Fact]
+    public async Task Grpc_MalformedMessage_IsInternal()
+    {
+        // Arrange
+        await using var harness = await InProcessHarness.StartAsync(Stack.Grpc, "iocp");
+        using var raw = RawHttp2Client();
+
+        // A frame that claims 5 bytes of protobuf but carries an invalid tag (field 0).
+        using var request = new HttpRequestMessage(HttpMethod.Post, new Uri(harness.ServiceAddress, "/harness.v1.HarnessService/Compute"))
+        {
+            Content = new ByteArrayContent([0, 0, 0, 0, 5, 0x00, 0xFF, 0xFF, 0xFF, 0xFF]),
+        };
+        request.Content.Headers.ContentType = new MediaTypeHeaderValue("application/grpc");
+        request.Headers.TE.Add(new TransferCodingWithQualityHeaderValue("trailers"));
+
+        // Act
+        using var response = await raw.SendAsync(request);
+        await response.Content.ReadAsByteArrayAsync();
+        var status = response.TrailingHeaders.TryGetValues("grpc-status", out var t) ? t.Single()
+            : response.Headers.GetValues("grpc-status").Single();
+
+        // Assert
+        Assert.Equal(((int)GrpcStatusCode.Internal).ToString(System.Globalization.CultureInfo.InvariantCulture), status);
+        using var client = harness.CreateClient();
+        await AssertStillServes(client);
+    }
+
+    [Fact]
+    public async Task Soap_OversizedMessage_Is413()
+    {
+        // Arrange
+        await using var harness = await InProcessHarness.StartAsync(Stack.Soap, "threadpool");
+        using var client = harness.CreateClient();
+        var hugeStyle = new string('x', 100 * 1024);
+
+        // Act
+        var ex = await Assert.ThrowsAsync<SoapProtocolException>(() => client.CallThirdPartyAsync(1, 1, hugeStyle));
+
+        // Assert
+        Assert.Equal(HttpStatusCode.RequestEntityTooLarge, ex.StatusCode);
+        await AssertStillServes(client);
+    }
+
+    [Theory]
+    [InlineData("text/xml; charset=utf-8", "<not-an-envelope", HttpStatusCode.BadRequest)]
+    [InlineData("application/json", "{\"iterations\": 5}", HttpStatusCode.UnsupportedMediaType)]
+    public async Task Soap_MalformedOrWrongContentType_IsRejected(string contentType, string body, HttpStatusCode expected)
+    {
+        // Arrange
+        await using var harness = await InProcessHarness.StartAsync(Stack.Soap, "custompool");
+        using var raw = new HttpClient();
+        using var content = new StringContent(body);
+        content.Headers.ContentType = MediaTypeHeaderValue.Parse(contentType);
+        content.Headers.Add("SOAPAction", "\"http://tempuri.org/IHarnessService/Compute\"");
+
+        // Act
+        using var response = await raw.PostAsync(new Uri(harness.ServiceAddress, HarnessContract.SoapPath), content);
+
+        // Assert
+        Assert.Equal(expected, response.StatusCode);
+        using var client = harness.CreateClient();
+        await AssertStillServes(client);
+    }
+
+    private static Task Invoke(IHarnessClient client, string call) => call switch
+    {
+        "iterations=0" => client.ComputeAsync(0),
+        "iterations=max+1" => client.ComputeAsync(1_000_001),
+        "fanout=0" => client.CallThirdPartyAsync(0, 10, "blocking"),
+        "fanout=65" => client.CallThirdPartyAsync(65, 10, "blocking"),
+        "delayMs=-1" => client.CallThirdPartyAsync(1, -1, "async"),
+        "delayMs=60001" => client.CallThirdPartyAsync(1, 60_001, "async"),
+        "parallelism=-1" => client.CallThirdPartyAsync(2, 10, "async", parallelism: -1),
+        "style=nap" => client.CallThirdPartyAsync(1, 10, "nap"),
+        _ => throw new ArgumentOutOfRangeException(nameof(call), call, null),
+    };
+
+    private static async Task AssertStillServes(IHarnessClient client)
+    {
+        var reply = await client.ComputeAsync(1000);
+        Assert.Equal(89, reply.Result);
+        var call = await client.CallThirdPartyAsync(2, 10, "async");
+        Assert.Equal(2, call.Calls);
+    }
+
+    private static HttpClient RawHttp2Client() => new(new SocketsHttpHandler())
+    {
+        DefaultRequestVersion = HttpVersion.Version20,
+        DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
+    };
+}

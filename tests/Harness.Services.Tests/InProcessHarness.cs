@@ -1,0 +1,68 @@
+using Harness.Contracts;
+using Harness.GrpcService;
+using Harness.ServiceDefaults;
+using Harness.SoapService;
+using Harness.ThirdPartyStub;
+using Microsoft.AspNetCore.Builder;
+
+namespace Harness.Services.Tests;
+
+/// <summary>The stub and one service, started in this process on free loopback ports with real Kestrel.</summary>
+public sealed class InProcessHarness : IAsyncDisposable
+{
+    private readonly WebApplication _stub;
+    private readonly WebApplication _service;
+
+    private InProcessHarness(WebApplication stub, WebApplication service, Uri stubAddress, Uri serviceAddress, Stack stack)
+    {
+        _stub = stub;
+        _service = service;
+        StubAddress = stubAddress;
+        ServiceAddress = serviceAddress;
+        Stack = stack;
+    }
+
+    public Uri StubAddress { get; }
+
+    public Uri ServiceAddress { get; }
+
+    public Stack Stack { get; }
+
+    public IServiceProvider Services => _service.Services;
+
+    public static async Task<InProcessHarness> StartAsync(Stack stack, string mode, params string[] extraArgs)
+    {
+        var stub = StubApp.Build(["--Listen:Port=0", .. QuietLogs]);
+        await stub.StartAsync();
+        var stubAddress = stub.GetBoundAddress();
+
+        string[] args = ["--Listen:Port=0", $"--Scheduling:Mode={mode}", $"--ThirdParty:BaseAddress={stubAddress}", .. QuietLogs, .. extraArgs];
+        var service = stack == Stack.Soap ? SoapApp.Build(args) : GrpcApp.Build(args);
+        try
+        {
+            await service.StartAsync();
+        }
+        catch
+        {
+            await stub.DisposeAsync();
+            await service.DisposeAsync();
+            throw;
+        }
+
+        return new InProcessHarness(stub, service, stubAddress, service.GetBoundAddress(), stack);
+    }
+
+    public IHarnessClient CreateClient() => Stack == Stack.Soap
+        ? new HarnessSoapClient(ServiceAddress)
+        : new HarnessGrpcClient(ServiceAddress);
+
+    public async ValueTask DisposeAsync()
+    {
+        await _service.StopAsync();
+        await _service.DisposeAsync();
+        await _stub.StopAsync();
+        await _stub.DisposeAsync();
+    }
+
+    private static readonly string[] QuietLogs = ["--Serilog:MinimumLevel:Default=Warning"];
+}

@@ -1,0 +1,77 @@
+using Harness.Workloads;
+
+namespace Harness.Services.Tests;
+
+/// <summary>Every stack × mode answers both operations, in every call style.</summary>
+public sealed class OperationTests
+{
+    public static TheoryData<Stack, string> StacksAndModes()
+    {
+        var data = new TheoryData<Stack, string>();
+        foreach (var stack in Enum.GetValues<Stack>())
+        {
+            foreach (var mode in new[] { "threadpool", "iocp", "custompool" })
+            {
+                data.Add(stack, mode);
+            }
+        }
+
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(StacksAndModes))]
+    public async Task Compute_ReturnsTheLargestFibonacciNumberUpTo100(Stack stack, string mode)
+    {
+        // Arrange
+        await using var harness = await InProcessHarness.StartAsync(stack, mode);
+        using var client = harness.CreateClient();
+
+        // Act
+        var reply = await client.ComputeAsync(iterations: 10_000);
+
+        // Assert
+        Assert.Equal(89, reply.Result);
+        Assert.True(reply.ThreadId > 0);
+        Assert.True(reply.ElapsedMs >= 0);
+    }
+
+    [Theory]
+    [MemberData(nameof(StacksAndModes))]
+    public async Task CallThirdParty_MakesEveryCallInEveryStyle(Stack stack, string mode)
+    {
+        // Arrange
+        await using var harness = await InProcessHarness.StartAsync(stack, mode);
+        using var client = harness.CreateClient();
+        const int Fanout = 3;
+        const int DelayMs = 100;
+
+        foreach (var style in CallStyles.Names)
+        {
+            // Act
+            var reply = await client.CallThirdPartyAsync(Fanout, DelayMs, style);
+
+            // Assert: all calls made, and in parallel (three 100 ms calls take well under 300 ms apiece in series).
+            Assert.Equal(Fanout, reply.Calls);
+            Assert.InRange(reply.ElapsedMs, DelayMs * 0.9, DelayMs * 2.9);
+        }
+    }
+
+    [Theory]
+    [InlineData(Stack.Soap)]
+    [InlineData(Stack.Grpc)]
+    public async Task CallThirdParty_WithParallelismOne_RunsTheCallsOneAfterAnother(Stack stack)
+    {
+        // Arrange
+        await using var harness = await InProcessHarness.StartAsync(stack, "custompool");
+        using var client = harness.CreateClient();
+
+        // Act
+        var reply = await client.CallThirdPartyAsync(fanout: 4, delayMs: 100, style: "blocking", parallelism: 1);
+
+        // Assert
+        Assert.Equal(4, reply.Calls);
+        Assert.True(reply.ElapsedMs >= 400 * 0.9, $"4 sequential 100 ms calls took {reply.ElapsedMs} ms");
+        Assert.Equal(1, reply.DistinctThreads);
+    }
+}

@@ -1,0 +1,83 @@
+using System.Diagnostics;
+using Harness.Contracts;
+using Xunit.Abstractions;
+
+namespace Harness.Services.Tests;
+
+/// <summary>
+/// The modes' defining behaviours, measured on services run as separate processes and read from their own
+/// /metrics. Figures are written to the test output; scripts/measure-foundation.sh prints them.
+/// </summary>
+[Trait("Category", "Measurement")]
+public sealed class SchedulingBehaviourTests(ITestOutputHelper output)
+{
+    private static readonly string[] Modes = ["threadpool", "iocp", "custompool"];
+
+    [Theory]
+    [InlineData(Stack.Soap)]
+    [InlineData(Stack.Grpc)]
+    public async Task Iocp_UnderFourTimesCoresConcurrentComputeCalls_NeverExecutesMoreThanN(Stack stack)
+    {
+        // Arrange
+        var n = Environment.ProcessorCount;
+        await using var service = await ServiceProcess.StartAsync(AssemblyOf(stack), "--Scheduling:Mode=iocp");
+        using var client = CreateClient(stack, service.Address);
+        var iterations = await CalibrateAsync(client, targetMs: 100);
+
+        // Act: three waves of 4×N concurrent calls.
+        for (var wave = 0; wave < 3; wave++)
+        {
+            await Task.WhenAll(Enumerable.Range(0, 4 * n).Select(_ => client.ComputeAsync(iterations)));
+        }
+
+        var peak = await service.ReadMetricAsync("harness_operations_executing_peak{operation=\"compute\"}");
+        var completed = await service.ReadMetricAsync("harness_operations_completed_total{operation=\"compute\"}");
+
+        // Assert
+        output.WriteLine($"{stack} iocp: N={n}, {completed} Compute calls of {iterations} iterations, peak executing at once = {peak}");
+        Assert.Equal(12 * n + 1, completed);
+        Assert.InRange(peak, 1, n);
+    }
+
+    [Theory]
+    [InlineData(Stack.Soap)]
+    [InlineData(Stack.Grpc)]
+    public async Task FiftyConcurrentBlockingCallsOfOneSecond_CustomPoolFinishesInAboutOneDelay(Stack stack)
+    {
+        // Arrange
+        await using var stub = await ServiceProcess.StartAsync("Harness.ThirdPartyStub");
+        var times = new Dictionary<string, TimeSpan>();
+
+        foreach (var mode in Modes)
+        {
+            await using var service = await ServiceProcess.StartAsync(
+                AssemblyOf(stack), $"--Scheduling:Mode={mode}", $"--ThirdParty:BaseAddress={stub.Address}");
+            using var client = CreateClient(stack, service.Address);
+            await client.CallThirdPartyAsync(1, 1, "blocking");
+
+            // Act
+            var stopwatch = Stopwatch.StartNew();
+            var replies = await Task.WhenAll(Enumerable.Range(0, 50).Select(_ => client.CallThirdPartyAsync(1, 1000, "blocking")));
+            times[mode] = stopwatch.Elapsed;
+            var threads = await service.ReadMetricAsync("process_threads");
+            output.WriteLine($"{stack} {mode}: 50 concurrent blocking 1 s calls finished in {times[mode].TotalSeconds:F2} s; process threads after: {threads}");
+            Assert.All(replies, r => Assert.Equal(1, r.Calls));
+        }
+
+        // Assert
+        Assert.InRange(times["custompool"].TotalSeconds, 1.0, 2.5);
+    }
+
+    private static async Task<int> CalibrateAsync(IHarnessClient client, double targetMs)
+    {
+        const int Probe = 2_000_000;
+        var reply = await client.ComputeAsync(Probe);
+        return (int)Math.Clamp(Probe * targetMs / Math.Max(reply.ElapsedMs, 1), 10_000, 500_000_000);
+    }
+
+    private static string AssemblyOf(Stack stack) => stack == Stack.Soap ? "Harness.SoapService" : "Harness.GrpcService";
+
+    private static IHarnessClient CreateClient(Stack stack, Uri address) => stack == Stack.Soap
+        ? new HarnessSoapClient(address)
+        : new HarnessGrpcClient(address);
+}

@@ -1,0 +1,7 @@
+namespace Harness.Services.Tests;
+
+public enum Stack
+{
+    Soap,
+    Grpc,
+}
