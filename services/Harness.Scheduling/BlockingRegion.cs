@@ -38,6 +38,20 @@ public static class BlockingRegion
         _depth = 0;
     }
 
+    /// <summary>
+    /// Called by a scheduler's worker thread after each work item. Returns whether the item left a region
+    /// open (an undisposed scope, or one carried across an await), and closes it without telling the host,
+    /// which must then treat the item's slot as already given up.
+    /// </summary>
+    internal static bool CloseAbandoned()
+    {
+        // A scope disposed on a thread other than the one that entered it drives this thread's depth below
+        // zero; reset that too so the next item starts clean.
+        var abandoned = _depth > 0;
+        _depth = 0;
+        return abandoned;
+    }
+
     public readonly struct Scope : IDisposable
     {
         private readonly IBlockingRegionHost? _owner;

@@ -1,0 +1,30 @@
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Routing;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
+
+namespace Harness.Rpc.Soap;
+
+/// <summary>Maps SOAP endpoints, the counterpart of CoreWCF's <c>UseServiceModel</c> + <c>AddServiceEndpoint</c>.</summary>
+public static class SoapEndpointRouteBuilderExtensions
+{
+    /// <summary>
+    /// Serves <paramref name="contract"/> at <paramref name="path"/>: SOAP 1.1 over HTTP POST, as a BasicHttpBinding
+    /// endpoint would. Other methods get HTTP 405. Mapping freezes the contract.
+    /// </summary>
+    public static IEndpointConventionBuilder MapSoapEndpoint(
+        this IEndpointRouteBuilder endpoints, string path, SoapContract contract, Action<SoapEndpointOptions>? configure = null)
+    {
+        ArgumentNullException.ThrowIfNull(endpoints);
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        ArgumentNullException.ThrowIfNull(contract);
+
+        var options = new SoapEndpointOptions();
+        configure?.Invoke(options);
+        ILogger logger = endpoints.ServiceProvider.GetService<ILoggerFactory>()?.CreateLogger(typeof(SoapEndpointDispatcher).FullName!)
+            ?? NullLogger.Instance;
+        var dispatcher = new SoapEndpointDispatcher(contract, options, endpoints.ServiceProvider, logger);
+        return endpoints.Map(path, dispatcher.HandleAsync).WithDisplayName($"SOAP {contract.Name} {path}");
+    }
+}
