@@ -12,11 +12,14 @@ public static class GrpcApp
 {
     public const int DefaultPort = 5082;
 
+    /// <summary>HTTP/1.1 port for /healthz and /metrics, since the gRPC port speaks only HTTP/2.</summary>
+    public const int DefaultAdminPort = 5083;
+
     public static WebApplication Build(string[] args)
     {
         // Services
         var builder = WebApplication.CreateBuilder(args);
-        builder.AddHarnessDefaults("grpc", DefaultPort, HttpProtocols.Http1AndHttp2);
+        builder.AddHarnessDefaults("grpc", DefaultPort, HttpProtocols.Http2, DefaultAdminPort);
         builder.AddHarnessScheduling();
         builder.AddHarnessWorkloads();
         builder.Services.AddGrpcWire();

@@ -1,6 +1,7 @@
 using Harness.Scheduling;
 using Harness.Workloads;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
@@ -18,20 +19,39 @@ public static class HostingExtensions
     /// <summary>Serilog, the validated <c>Listen</c> endpoint, health checks and the service identity.</summary>
     /// <param name="service">Short name used in logs and metrics: <c>soap</c>, <c>grpc</c>, <c>stub</c>.</param>
     /// <param name="defaultPort">Port used when <c>Listen__Port</c> is not set.</param>
-    /// <param name="protocols">HTTP versions the endpoint speaks; gRPC needs HTTP/2.</param>
+    /// <param name="protocols">
+    /// HTTP versions the main endpoint speaks. Kestrel cannot offer HTTP/2 and HTTP/1.1 on one plain-text port
+    /// (there is no negotiation without TLS), so gRPC needs <see cref="HttpProtocols.Http2"/> and an admin port.
+    /// </param>
+    /// <param name="defaultAdminPort">HTTP/1.1 admin port used when <c>Listen__AdminPort</c> is not set; null for none.</param>
     public static WebApplicationBuilder AddHarnessDefaults(
-        this WebApplicationBuilder builder, string service, int defaultPort, HttpProtocols protocols = HttpProtocols.Http1AndHttp2)
+        this WebApplicationBuilder builder,
+        string service,
+        int defaultPort,
+        HttpProtocols protocols = HttpProtocols.Http1AndHttp2,
+        int? defaultAdminPort = null)
     {
         builder.AddHarnessLogging(service);
 
         builder.Services.AddSingleton<IValidateOptions<ListenOptions>, ListenOptionsValidator>();
         builder.Services.AddOptions<ListenOptions>()
-            .Configure(o => o.Port = defaultPort)
+            .Configure(o =>
+            {
+                o.Port = defaultPort;
+                o.AdminPort = defaultAdminPort;
+            })
             .BindConfiguration(ListenOptions.SectionName)
             .ValidateOnStart();
         builder.Services.AddOptions<KestrelServerOptions>()
             .Configure<IOptions<ListenOptions>>((kestrel, listen) =>
-                kestrel.Listen(listen.Value.ParsedAddress, listen.Value.Port, endpoint => endpoint.Protocols = protocols));
+            {
+                var address = listen.Value.ParsedAddress;
+                kestrel.Listen(address, listen.Value.Port, endpoint => endpoint.Protocols = protocols);
+                if (listen.Value.AdminPort is { } adminPort)
+                {
+                    kestrel.Listen(address, adminPort, endpoint => endpoint.Protocols = HttpProtocols.Http1);
+                }
+            });
 
         builder.Services.TryAddServiceIdentity(service);
         builder.Services.AddHealthChecks();
@@ -95,7 +115,10 @@ public static class HostingExtensions
         return app;
     }
 
-    /// <summary>The first URL the server bound, e.g. <c>http://127.0.0.1:5081</c>; available once the app has started.</summary>
+    /// <summary>
+    /// The main endpoint's URL, e.g. <c>http://127.0.0.1:5081</c>, once the app has started; Kestrel lists
+    /// endpoints in the order they were configured, and the main one comes first.
+    /// </summary>
     public static Uri GetBoundAddress(this WebApplication app)
     {
         var addresses = app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses;

@@ -13,5 +13,11 @@ public sealed class ListenOptions
     /// <summary>A TCP port (env <c>Listen__Port</c>); 0 picks a free one, which tests use.</summary>
     public int Port { get; set; }
 
+    /// <summary>
+    /// An extra plain HTTP/1.1 port (env <c>Listen__AdminPort</c>) for probes and scrapers that cannot speak
+    /// HTTP/2 without TLS; it serves every route, /healthz and /metrics included. Unset means none.
+    /// </summary>
+    public int? AdminPort { get; set; }
+
     internal IPAddress ParsedAddress => IPAddress.Parse(Address);
 }

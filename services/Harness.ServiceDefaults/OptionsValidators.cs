@@ -100,6 +100,11 @@ internal sealed class ListenOptionsValidator : IValidateOptions<ListenOptions>
             failures.Add($"Listen__Port must be between 0 and 65535; got {options.Port}.");
         }
 
+        if (options.AdminPort is < 0 or > 65_535 || (options.AdminPort is { } admin && admin != 0 && admin == options.Port))
+        {
+            failures.Add($"Listen__AdminPort must be between 0 and 65535 and differ from Listen__Port; got {options.AdminPort}.");
+        }
+
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
 }

@@ -1,4 +1,5 @@
 using Harness.Contracts;
+using Harness.Rpc.Soap;
 using Harness.Scheduling;
 using Harness.ServiceDefaults;
 using Microsoft.AspNetCore.Server.Kestrel.Core;

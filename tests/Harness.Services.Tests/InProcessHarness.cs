@@ -36,7 +36,7 @@ public sealed class InProcessHarness : IAsyncDisposable
         await stub.StartAsync();
         var stubAddress = stub.GetBoundAddress();
 
-        string[] args = ["--Listen:Port=0", $"--Scheduling:Mode={mode}", $"--ThirdParty:BaseAddress={stubAddress}", .. QuietLogs, .. extraArgs];
+        string[] args = ["--Listen:Port=0", "--Listen:AdminPort=0", $"--Scheduling:Mode={mode}", $"--ThirdParty:BaseAddress={stubAddress}", .. QuietLogs, .. extraArgs];
         var service = stack == Stack.Soap ? SoapApp.Build(args) : GrpcApp.Build(args);
         try
         {

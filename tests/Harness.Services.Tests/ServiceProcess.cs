@@ -17,19 +17,24 @@ public sealed class ServiceProcess : IAsyncDisposable
     private readonly Process _process;
     private readonly StringBuilder _output;
 
-    private ServiceProcess(Process process, StringBuilder output, Uri address)
+    private ServiceProcess(Process process, StringBuilder output, Uri address, Uri adminAddress)
     {
         _process = process;
         _output = output;
         Address = address;
+        AdminAddress = adminAddress;
     }
 
+    /// <summary>The main endpoint: HTTP/1.1 for the stub and SOAP, HTTP/2 for gRPC.</summary>
     public Uri Address { get; }
+
+    /// <summary>The HTTP/1.1 admin endpoint, where /healthz and /metrics are read.</summary>
+    public Uri AdminAddress { get; }
 
     /// <param name="assemblyName">A service assembly copied beside the tests, e.g. <c>Harness.SoapService</c>.</param>
     public static async Task<ServiceProcess> StartAsync(string assemblyName, params string[] args)
     {
-        var port = FreeLoopbackPort();
+        var (port, adminPort) = TwoFreeLoopbackPorts();
         var start = new ProcessStartInfo("dotnet")
         {
             RedirectStandardOutput = true,
@@ -39,6 +44,7 @@ public sealed class ServiceProcess : IAsyncDisposable
         };
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, assemblyName + ".dll"));
         start.ArgumentList.Add($"--Listen:Port={port}");
+        start.ArgumentList.Add($"--Listen:AdminPort={adminPort}");
         start.ArgumentList.Add("--Serilog:MinimumLevel:Default=Warning");
         foreach (var arg in args)
         {
@@ -53,8 +59,8 @@ public sealed class ServiceProcess : IAsyncDisposable
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
 
-        var address = new Uri($"http://127.0.0.1:{port}/");
-        var service = new ServiceProcess(process, output, address);
+        var service = new ServiceProcess(
+            process, output, new Uri($"http://127.0.0.1:{port}/"), new Uri($"http://127.0.0.1:{adminPort}/"));
         try
         {
             await service.WaitHealthyAsync();
@@ -72,7 +78,7 @@ public sealed class ServiceProcess : IAsyncDisposable
     public async Task<double> ReadMetricAsync(string sample)
     {
         using var http = new HttpClient();
-        var text = await http.GetStringAsync(new Uri(Address, "/metrics"));
+        var text = await http.GetStringAsync(new Uri(AdminAddress, "/metrics"));
         foreach (var line in text.Split('\n'))
         {
             if (line.StartsWith(sample + " ", StringComparison.Ordinal))
@@ -119,7 +125,7 @@ public sealed class ServiceProcess : IAsyncDisposable
 
             try
             {
-                using var response = await http.GetAsync(new Uri(Address, "/healthz"));
+                using var response = await http.GetAsync(new Uri(AdminAddress, "/healthz"));
                 if (response.StatusCode == HttpStatusCode.OK)
                 {
                     return;
@@ -147,10 +153,13 @@ public sealed class ServiceProcess : IAsyncDisposable
         }
     }
 
-    private static int FreeLoopbackPort()
+    private static (int, int) TwoFreeLoopbackPorts()
     {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
+        // Both held open together so the OS cannot hand out the same port twice.
+        using var first = new TcpListener(IPAddress.Loopback, 0);
+        using var second = new TcpListener(IPAddress.Loopback, 0);
+        first.Start();
+        second.Start();
+        return (((IPEndPoint)first.LocalEndpoint).Port, ((IPEndPoint)second.LocalEndpoint).Port);
     }
 }

@@ -14,7 +14,7 @@ public sealed class ThirdPartyWorkloadTests
     [InlineData(CallStyle.TaskWait, "custompool")]
     [InlineData(CallStyle.TaskDelay, "custompool")]
     [InlineData(CallStyle.ThreadSleep, "iocp")]
-    [InlineData(CallStyle.ThreadSleep, "threadpool")]
+    [InlineData(CallStyle.TaskDelay, "threadpool")]
     public async Task FanOut_RunsAllCallsConcurrently(CallStyle style, string mode)
     {
         // Arrange
@@ -25,7 +25,8 @@ public sealed class ThirdPartyWorkloadTests
         var result = await workload.ExecuteAsync(new ThirdPartyCallRequest(4, 150, style));
 
         // Assert: four 150 ms waits side by side, not one after another (Iocp with one slot included:
-        // each call gives its slot up while it blocks).
+        // each call gives its slot up while it blocks). The ThreadPool is left out for sleeping styles: with
+        // few threads it waits for starvation injection, which is the behaviour the harness measures.
         Assert.Equal(4, result.Calls);
         Assert.InRange(result.Elapsed.TotalMilliseconds, 140, 500);
     }
