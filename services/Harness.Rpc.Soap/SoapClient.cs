@@ -152,9 +152,9 @@ public sealed class SoapClient : IDisposable
         string? mediaType = response.Content.Headers.ContentType?.MediaType;
         if (!soapStatus || length == 0 || !string.Equals(mediaType, SoapNames.MediaType, StringComparison.OrdinalIgnoreCase))
         {
+            string content = length == 0 ? "no body" : $"{length} bytes of '{mediaType}'";
             throw new SoapProtocolException(
-                status,
-                $"The service answered HTTP {(int)status} ({response.ReasonPhrase}) with {length} bytes of '{mediaType}', not a SOAP message.");
+                status, $"The service answered HTTP {(int)status} ({response.ReasonPhrase}) with {content}, not a SOAP message.");
         }
 
         try

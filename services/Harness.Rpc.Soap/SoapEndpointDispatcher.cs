@@ -72,7 +72,8 @@ internal sealed partial class SoapEndpointDispatcher
         try
         {
             Reply reply = await ProcessAsync(context, buffer, length, encoding).ConfigureAwait(false);
-            if (reply.StatusCode == HttpStatusCode.OK || reply.Body.Count > 0)
+            // An empty reply means a status was already set by Reject.
+            if (reply.Body.Count > 0)
             {
                 response.StatusCode = (int)reply.StatusCode;
                 response.ContentType = SoapNames.ContentType;

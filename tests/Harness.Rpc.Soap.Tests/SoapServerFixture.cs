@@ -1,0 +1,138 @@
+using System.Net;
+using System.Net.Http.Headers;
+using System.Text;
+using System.Xml.Linq;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Http.Features;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+
+namespace Harness.Rpc.Soap.Tests;
+
+/// <summary>
+/// One Kestrel server on 127.0.0.1 (port 0) serving the test contract on several endpoints that differ only in options.
+/// </summary>
+public sealed class SoapServerFixture : IAsyncLifetime
+{
+    public const string CalculatorPath = "/calculator";
+    public const string SmallPath = "/small";
+    public const string DebugPath = "/debug";
+    public const string ContextPath = "/context";
+    public const int SmallLimit = 1024;
+
+    private static readonly TimeSpan CallTimeout = TimeSpan.FromSeconds(20);
+
+    private WebApplication? _app;
+    private readonly List<SoapClient> _clients = [];
+
+    internal DedicatedThreadSynchronizationContext DispatchContext { get; } = new("soap-dispatch");
+
+    public Uri BaseAddress { get; private set; } = null!;
+
+    /// <summary>A plain client for hand-made requests.</summary>
+    public HttpClient Http { get; } = new(new SocketsHttpHandler { UseProxy = false }) { Timeout = CallTimeout };
+
+    public async Task InitializeAsync()
+    {
+        WebApplicationBuilder builder = WebApplication.CreateSlimBuilder();
+        builder.WebHost.ConfigureKestrel(kestrel => kestrel.Listen(IPAddress.Loopback, 0));
+        builder.Logging.ClearProviders();
+        _app = builder.Build();
+        _app.MapSoapEndpoint(CalculatorPath, TestService.CreateContract());
+        _app.MapSoapEndpoint(SmallPath, TestService.CreateContract(), options => options.MaxReceivedMessageSize = SmallLimit);
+        _app.MapSoapEndpoint(DebugPath, TestService.CreateContract(), options => options.IncludeExceptionDetailInFaults = true);
+        _app.MapSoapEndpoint(ContextPath, TestService.CreateContract(), options => options.SynchronizationContextFactory = _ => DispatchContext);
+        await _app.StartAsync();
+        string address = _app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.Single();
+        BaseAddress = new Uri(address);
+    }
+
+    public async Task DisposeAsync()
+    {
+        foreach (SoapClient client in _clients)
+        {
+            client.Dispose();
+        }
+
+        Http.Dispose();
+        if (_app is not null)
+        {
+            await _app.StopAsync();
+            await _app.DisposeAsync();
+        }
+
+        DispatchContext.Dispose();
+    }
+
+    public SoapClient CreateClient(string path, string contractName = TestService.Name)
+    {
+        var client = new SoapClient(new Uri(BaseAddress, path), new SoapContract(contractName, TestService.Namespace)) { Timeout = CallTimeout };
+        _clients.Add(client);
+        return client;
+    }
+
+    public static string Envelope(string body, string? header = null) =>
+        "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\">"
+        + (header is null ? "" : $"<s:Header>{header}</s:Header>")
+        + $"<s:Body>{body}</s:Body></s:Envelope>";
+
+    public static string ActionOf(string operation) => $"{TestService.Namespace}{TestService.Name}/{operation}";
+
+    /// <summary>Posts <paramref name="body"/> as is and returns what came back.</summary>
+    public async Task<RawResponse> PostAsync(
+        string path,
+        string body,
+        string? operation = "Compute",
+        string? contentType = "text/xml; charset=utf-8",
+        bool chunked = false)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Post, new Uri(BaseAddress, path))
+        {
+            Content = new ByteArrayContent(Encoding.UTF8.GetBytes(body)),
+        };
+        request.Content.Headers.ContentType = contentType is null ? null : MediaTypeHeaderValue.Parse(contentType);
+        if (operation is not null)
+        {
+            request.Headers.TryAddWithoutValidation("SOAPAction", $"\"{ActionOf(operation)}\"");
+        }
+
+        if (chunked)
+        {
+            request.Headers.TransferEncodingChunked = true;
+        }
+
+        using HttpResponseMessage response = await Http.SendAsync(request);
+        return new RawResponse(response.StatusCode, response.Content.Headers.ContentType?.ToString(), await response.Content.ReadAsStringAsync());
+    }
+
+    /// <summary>Proves the server still answers a valid call after whatever the test sent it.</summary>
+    public async Task AssertStillServingAsync()
+    {
+        using var client = new SoapClient(new Uri(BaseAddress, CalculatorPath), new SoapContract(TestService.Name, TestService.Namespace)) { Timeout = CallTimeout };
+        ComputeResponse response = await client.InvokeAsync<ComputeRequest, ComputeResponse>("Compute", new ComputeRequest { Iterations = 4 });
+        Assert.Equal(10, response.Sum);
+    }
+}
+
+public sealed record RawResponse(HttpStatusCode Status, string? ContentType, string Body)
+{
+    private static readonly XNamespace Soap = "http://schemas.xmlsoap.org/soap/envelope/";
+
+    /// <summary>The fault's faultcode as (namespace, local name), the prefix resolved where it is declared.</summary>
+    public (string Namespace, string Name, string Reason) Fault()
+    {
+        XElement fault = XDocument.Parse(Body).Root!.Element(Soap + "Body")!.Element(Soap + "Fault")!;
+        XElement code = fault.Element("faultcode")!;
+        string[] parts = code.Value.Split(':');
+        return (code.GetNamespaceOfPrefix(parts[0])!.NamespaceName, parts[1], fault.Element("faultstring")!.Value);
+    }
+}
+
+[CollectionDefinition(Name)]
+public sealed class SoapServerCollection : ICollectionFixture<SoapServerFixture>
+{
+    public const string Name = "SOAP server";
+}
