@@ -50,8 +50,16 @@ internal sealed class TestServer : IAsyncDisposable
         configureServices(builder.Services);
 
         var app = builder.Build();
-        mapEndpoints(app);
-        await app.StartAsync();
+        try
+        {
+            mapEndpoints(app);
+            await app.StartAsync();
+        }
+        catch
+        {
+            await app.DisposeAsync();
+            throw;
+        }
 
         // Kestrel replaces each endpoint's port 0 with the port it bound.
         var addresses = listenOptions.Select(listen => new Uri($"http://{listen.IPEndPoint}")).ToArray();
