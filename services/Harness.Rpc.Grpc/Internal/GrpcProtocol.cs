@@ -121,7 +121,7 @@ internal static class GrpcProtocol
         ReadOnlySpan<char> units = ['m', 'S', 'M', 'H'];
         for (var i = 0; i < ticksPerUnit.Length; i++)
         {
-            var amount = (ticks + ticksPerUnit[i] - 1) / ticksPerUnit[i];
+            var amount = (ticks / ticksPerUnit[i]) + (ticks % ticksPerUnit[i] == 0 ? 0 : 1);
             if (amount <= MaxTimeoutValue)
             {
                 return string.Create(CultureInfo.InvariantCulture, $"{amount}{units[i]}");
