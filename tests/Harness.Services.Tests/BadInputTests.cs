@@ -82,6 +82,8 @@ public sealed class BadInputTests
         using var request = new HttpRequestMessage(HttpMethod.Post, new Uri(harness.ServiceAddress, "/harness.v1.HarnessService/Compute"))
         {
             Content = new ByteArrayContent([0, 0, 0, 0, 5, 0x00, 0xFF, 0xFF, 0xFF, 0xFF]),
+            Version = HttpVersion.Version20,
+            VersionPolicy = HttpVersionPolicy.RequestVersionExact,
         };
         request.Content.Headers.ContentType = new MediaTypeHeaderValue("application/grpc");
         request.Headers.TE.Add(new TransferCodingWithQualityHeaderValue("trailers"));
@@ -156,9 +158,5 @@ public sealed class BadInputTests
         Assert.Equal(2, call.Calls);
     }
 
-    private static HttpClient RawHttp2Client() => new(new SocketsHttpHandler())
-    {
-        DefaultRequestVersion = HttpVersion.Version20,
-        DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
-    };
+    private static HttpClient RawHttp2Client() => new(new SocketsHttpHandler());
 }
