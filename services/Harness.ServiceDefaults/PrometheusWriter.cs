@@ -39,7 +39,7 @@ public sealed class PrometheusWriter
             _text.Append('}');
         }
 
-        _text.Append(' ').Append(value.ToString("G17", CultureInfo.InvariantCulture)).Append('\n');
+        _text.Append(' ').Append(value.ToString(CultureInfo.InvariantCulture)).Append('\n');
         return this;
     }
 

@@ -1,19 +1,4 @@
-using Harness.ServiceDefaults;
 using Harness.ThirdPartyStub;
-using Serilog;
+using Harness.ServiceDefaults;
 
-Log.Logger = HarnessLogging.CreateBootstrapLogger("stub");
-try
-{
-    await StubApp.Build(args).RunAsync();
-    return 0;
-}
-catch (Exception ex) when (ex is not HostAbortedException)
-{
-    Log.Fatal(ex, "The stub stopped: {Reason}", ex.Message);
-    return 1;
-}
-finally
-{
-    await Log.CloseAndFlushAsync();
-}
+return await HarnessHost.RunAsync("stub", StubApp.Build, args);
