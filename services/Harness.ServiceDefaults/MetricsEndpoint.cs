@@ -46,29 +46,10 @@ public static class MetricsEndpoint
 
         if (operations is not null)
         {
-            w.Family("harness_operations_executing", "gauge", "Operations executing now, counted on the thread that runs them.");
-            foreach (var (name, counter) in operations.Counters)
-            {
-                w.Sample(counter.Executing, ("operation", name));
-            }
-
-            w.Family("harness_operations_executing_peak", "gauge", "Most operations seen executing at once since start.");
-            foreach (var (name, counter) in operations.Counters)
-            {
-                w.Sample(counter.Peak, ("operation", name));
-            }
-
-            w.Family("harness_operations_completed_total", "counter", "Operations that returned a result.");
-            foreach (var (name, counter) in operations.Counters)
-            {
-                w.Sample(counter.Completed, ("operation", name));
-            }
-
-            w.Family("harness_operations_failed_total", "counter", "Operations that ended in an error.");
-            foreach (var (name, counter) in operations.Counters)
-            {
-                w.Sample(counter.Failed, ("operation", name));
-            }
+            OperationFamily(w, operations, "harness_operations_executing", "gauge", "Operations executing now, counted on the thread that runs them.", c => c.Executing);
+            OperationFamily(w, operations, "harness_operations_executing_peak", "gauge", "Most operations seen executing at once since start.", c => c.Peak);
+            OperationFamily(w, operations, "harness_operations_completed_total", "counter", "Operations that returned a result.", c => c.Completed);
+            OperationFamily(w, operations, "harness_operations_failed_total", "counter", "Operations that ended in an error.", c => c.Failed);
         }
 
         foreach (var source in sources)
@@ -83,5 +64,15 @@ public static class MetricsEndpoint
         w.Counter("process_voluntary_context_switches_total", "Voluntary context switches (from /proc; -1 where unavailable).", p.VoluntaryContextSwitches);
         w.Counter("process_involuntary_context_switches_total", "Involuntary context switches (from /proc; -1 where unavailable).", p.InvoluntaryContextSwitches);
         return w.ToString();
+    }
+
+    private static void OperationFamily(
+        PrometheusWriter writer, OperationTracker operations, string name, string type, string help, Func<OperationTracker.Counter, long> read)
+    {
+        writer.Family(name, type, help);
+        foreach (var (operation, counter) in operations.Counters)
+        {
+            writer.Sample(read(counter), ("operation", operation));
+        }
     }
 }
