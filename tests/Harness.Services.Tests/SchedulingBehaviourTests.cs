@@ -57,7 +57,16 @@ public sealed class SchedulingBehaviourTests(ITestOutputHelper output)
 
             // Act
             var stopwatch = Stopwatch.StartNew();
-            var replies = await Task.WhenAll(Enumerable.Range(0, 50).Select(_ => client.CallThirdPartyAsync(1, 1000, "blocking")));
+            Harness.Contracts.Grpc.CallThirdPartyReply[] replies;
+            try
+            {
+                replies = await Task.WhenAll(Enumerable.Range(0, 50).Select(_ => client.CallThirdPartyAsync(1, 1000, "blocking")));
+            }
+            catch (Exception ex)
+            {
+                throw new InvalidOperationException($"{stack} {mode} failed after {stopwatch.Elapsed}; service output:\n{service.Output}", ex);
+            }
+
             times[mode] = stopwatch.Elapsed;
             var threads = await service.ReadMetricAsync("process_threads");
             output.WriteLine($"{stack} {mode}: 50 concurrent blocking 1 s calls finished in {times[mode].TotalSeconds:F2} s; process threads after: {threads}");
