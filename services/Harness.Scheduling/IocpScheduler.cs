@@ -231,6 +231,9 @@ public sealed class IocpScheduler : IWorkScheduler, IBlockingRegionHost
             _runner.Run(item, UnhandledException);
             item = NextItem(self, slotGivenUp: BlockingRegion.CloseAbandoned());
         }
+
+        // Off the idle list for good, so nothing sets this event any more.
+        self.Wake.Dispose();
     }
 
     private WorkItem? NextItem(Worker self, bool slotGivenUp)
