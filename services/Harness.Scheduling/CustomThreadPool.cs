@@ -18,6 +18,8 @@ public sealed class CustomThreadPool : IWorkScheduler
 
     private readonly WorkItemRunner _runner = new();
     private readonly ConcurrentQueue<WorkItem> _queue = new();
+    // Never disposed: a post racing Dispose may still set it after the last worker has gone. Its semaphore's
+    // handle is released by the finalizer.
     private readonly LeanAutoResetEvent _workAvailable = new();
     private readonly int _idleTimeoutMilliseconds;
     private int _threads;

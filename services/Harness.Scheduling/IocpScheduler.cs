@@ -178,7 +178,8 @@ public sealed class IocpScheduler : IWorkScheduler, IBlockingRegionHost
             TakeSlotLocked();
             _busy++;
 
-            // Growth is rare (only past blocked items), so the thread starts under the lock to keep the counts exact.
+            // Threads are created rarely (the first N, then only past blocked items), so starting one under the
+            // lock costs little and keeps the counts exact.
             if (isNew)
             {
                 StartThread(worker);
@@ -231,6 +232,9 @@ public sealed class IocpScheduler : IWorkScheduler, IBlockingRegionHost
             _runner.Run(item, UnhandledException);
             item = NextItem(self, slotGivenUp: BlockingRegion.CloseAbandoned());
         }
+
+        // Off the idle list for good, so nothing sets this event any more.
+        self.Wake.Dispose();
     }
 
     private WorkItem? NextItem(Worker self, bool slotGivenUp)

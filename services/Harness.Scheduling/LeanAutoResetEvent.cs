@@ -2,15 +2,16 @@ namespace Harness.Scheduling;
 
 /// <summary>
 /// An auto-reset event that keeps its own state, so that <see cref="Set"/> with no thread waiting and
-/// <see cref="Wait(int)"/> on an event that is already set are each one interlocked operation.
-/// Only a thread that really has to block parks on a monitor (a futex/condition variable underneath).
+/// <see cref="Wait(int)"/> on an event that is already set are each one interlocked operation. Only a thread
+/// that really has to block waits on the OS-level semaphore underneath, and only a Set that releases such a
+/// thread signals it.
 /// </summary>
 /// <remarks>
 /// Like <see cref="AutoResetEvent"/>, setting an event that is already set has no further effect, and each
-/// <see cref="Set"/> releases at most one waiter. Unlike the event in the original "economic" design, any
-/// number of threads may wait, and a timed-out waiter never swallows a wake-up meant for it.
+/// <see cref="Set"/> releases at most one waiter. Unlike the single-consumer event that inspired it, any number
+/// of threads may wait, and a waiter that times out never swallows a wake-up meant for it.
 /// </remarks>
-public sealed class LeanAutoResetEvent
+public sealed class LeanAutoResetEvent : IDisposable
 {
     // _state bit 0: signaled. The bits above count threads that committed to block and have not been
     // released yet. Both are never non-zero together: Set only raises the flag when nobody waits, and a
@@ -18,11 +19,9 @@ public sealed class LeanAutoResetEvent
     private const int SignaledBit = 1;
     private const int WaiterUnit = 2;
 
-    private readonly object _gate = new();
+    // Holds one count per release a Set handed to a committed waiter and no waiter has taken yet.
+    private readonly Semaphore _releases = new(0, int.MaxValue);
     private int _state;
-
-    // Guarded by _gate: wake-ups that Set handed to committed waiters and that no waiter has taken yet.
-    private int _releases;
 
     public LeanAutoResetEvent(bool initialState = false) => _state = initialState ? SignaledBit : 0;
 
@@ -49,7 +48,7 @@ public sealed class LeanAutoResetEvent
             {
                 if (next != SignaledBit)
                 {
-                    ReleaseOne();
+                    _releases.Release();
                 }
 
                 return;
@@ -95,43 +94,24 @@ public sealed class LeanAutoResetEvent
         }
     }
 
-    private void ReleaseOne()
-    {
-        lock (_gate)
-        {
-            _releases++;
-            Monitor.Pulse(_gate);
-        }
-    }
+    /// <summary>Frees the OS semaphore. Only call it once no thread can wait on or release a waiter of this event.</summary>
+    public void Dispose() => _releases.Dispose();
 
     private bool WaitForRelease(int millisecondsTimeout)
     {
-        var deadline = millisecondsTimeout == Timeout.Infinite ? long.MaxValue : Environment.TickCount64 + millisecondsTimeout;
-        lock (_gate)
+        if (_releases.WaitOne(millisecondsTimeout))
         {
-            // Each pass either consumes a release, waits once more, or withdraws; a release always follows
-            // the Set that counted this thread out, so the untimed wait below ends.
-            while (_releases == 0)
-            {
-                var remaining = deadline - Environment.TickCount64;
-                if (remaining > 0)
-                {
-                    Monitor.Wait(_gate, remaining >= int.MaxValue ? Timeout.Infinite : (int)remaining);
-                    continue;
-                }
-
-                if (TryWithdrawWaiter())
-                {
-                    return false;
-                }
-
-                // A Set already counted this thread as released; its release needs _gate, which Wait gives up.
-                deadline = long.MaxValue;
-            }
-
-            _releases--;
             return true;
         }
+
+        if (TryWithdrawWaiter())
+        {
+            return false;
+        }
+
+        // A Set counted this thread out just as its wait timed out; the release it posts belongs to this thread.
+        _releases.WaitOne();
+        return true;
     }
 
     private bool TryWithdrawWaiter()

@@ -119,6 +119,39 @@ public sealed class CustomThreadPoolTests
     }
 
     [Fact]
+    public void TwoItemsThatNeedEachOther_BothStart_OnATwoThreadPool()
+    {
+        // The first item waits for the second, so both must be running at once. The pairs arrive while the
+        // workers are between items: going back to sleep, or just awake with wake-ups coalesced.
+        using var pool = new CustomThreadPool(minThreads: 2, maxThreads: 2, TimeSpan.FromSeconds(30));
+        using var pairDone = new AutoResetEvent(false);
+        var stuck = 0;
+        var pairs = 0;
+
+        for (var i = 0; i < 3_000 && stuck == 0; i++)
+        {
+            var second = new ManualResetEventSlim();
+            pool.Post(_ =>
+            {
+                if (!second.Wait(TimeSpan.FromSeconds(2)))
+                {
+                    Interlocked.Increment(ref stuck);
+                }
+
+                pairDone.Set();
+            }, null);
+            pool.Post(_ => second.Set(), null);
+
+            Assert.True(pairDone.WaitOne(TimeSpan.FromSeconds(5)));
+            pairs++;
+        }
+
+        Assert.Equal(0, stuck);
+        Assert.Equal(3_000, pairs);
+        Assert.Equal(2, pool.GetCounters().ThreadsTotal);
+    }
+
+    [Fact]
     public void OnePostAtATime_ToSleepingOrRetiringWorkers_IsNeverMissed()
     {
         using var pool = new CustomThreadPool(minThreads: 1, maxThreads: 3, TimeSpan.FromMilliseconds(1));

@@ -10,7 +10,7 @@ public sealed class LeanAutoResetEventTests
     [Fact]
     public void Wait_OnASetEvent_ReturnsAtOnceAndResetsIt()
     {
-        var signal = new LeanAutoResetEvent(initialState: true);
+        using var signal = new LeanAutoResetEvent(initialState: true);
 
         var first = signal.Wait(0);
         var second = signal.Wait(0);
@@ -23,7 +23,7 @@ public sealed class LeanAutoResetEventTests
     [Fact]
     public void Set_WhenAlreadySet_Coalesces()
     {
-        var signal = new LeanAutoResetEvent();
+        using var signal = new LeanAutoResetEvent();
 
         signal.Set();
         signal.Set();
@@ -35,7 +35,7 @@ public sealed class LeanAutoResetEventTests
     [Fact]
     public void Wait_WithNoSet_TimesOutAndLeavesNoWaiterCounted()
     {
-        var signal = new LeanAutoResetEvent();
+        using var signal = new LeanAutoResetEvent();
         var stopwatch = Stopwatch.StartNew();
 
         var result = signal.Wait(50);
@@ -52,7 +52,7 @@ public sealed class LeanAutoResetEventTests
     [Fact]
     public void Set_ReleasesABlockedWaiter()
     {
-        var signal = new LeanAutoResetEvent();
+        using var signal = new LeanAutoResetEvent();
         var released = false;
         var waiter = new Thread(() => released = signal.Wait(10_000));
         waiter.Start();
@@ -69,8 +69,8 @@ public sealed class LeanAutoResetEventTests
     [Fact]
     public void PingPong_BetweenTwoThreads_LosesNoWakeUp()
     {
-        var ping = new LeanAutoResetEvent();
-        var pong = new LeanAutoResetEvent();
+        using var ping = new LeanAutoResetEvent();
+        using var pong = new LeanAutoResetEvent();
         const int RoundTrips = 20_000;
         var echoed = 0;
         var echo = new Thread(() =>
@@ -108,7 +108,7 @@ public sealed class LeanAutoResetEventTests
     [Fact]
     public void ProducersAndConsumers_EveryItemIsConsumed_AndNoWaitTimesOut()
     {
-        var signal = new LeanAutoResetEvent();
+        using var signal = new LeanAutoResetEvent();
         var queue = new ConcurrentQueue<int>();
         const int Producers = 2;
         const int Consumers = 3;
@@ -174,7 +174,7 @@ public sealed class LeanAutoResetEventTests
     public void TimedOutWaiters_NeverSwallowASet()
     {
         // Waiters with 1 ms timeouts withdraw constantly; each Set must still end in exactly one successful wait.
-        var signal = new LeanAutoResetEvent();
+        using var signal = new LeanAutoResetEvent();
         const int Sets = 3_000;
         var successes = 0;
         var stop = false;
