@@ -24,7 +24,7 @@ public static class SoapApp
                 "Soap__MaxReceivedMessageSize must be between 1024 and 67108864 bytes.")
             .ValidateOnStart();
         builder.Services.AddSingleton<HarnessSoapService>();
-        builder.Services.AddSingleton(sp => new WorkSchedulerSynchronizationContext(sp.GetRequiredService<IWorkScheduler>()));
+        builder.Services.AddSingleton(sp => WorkSchedulerSynchronizationContext.For(sp.GetRequiredService<IWorkScheduler>()));
 
         // Pipeline
         var app = builder.Build();
