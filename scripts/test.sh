@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command: builds the solution and runs every test project.
+# The test command: builds the solution with warnings as errors and runs every test project.
 # Usage: scripts/test.sh [extra dotnet test arguments, e.g. --filter Category!=Measurement]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -7,9 +7,20 @@ cd "$(dirname "$0")/.."
 # The stub capacity test holds 10,000 sockets at each end; ask for the descriptors it needs.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
+results=artifacts/test-results
+rm -rf "$results"
+
 dotnet build Harness.sln -c Release -warnaserror
+
 # One test assembly at a time: several measure timing, and 2 cores shared by five test hosts would skew them.
+status=0
 dotnet test Harness.sln -c Release --no-build -maxcpucount:1 \
-  --logger "console;verbosity=normal" \
-  --results-directory artifacts/test-results \
-  "$@"
+  --logger "console;verbosity=normal" --logger trx \
+  --results-directory "$results" \
+  "$@" || status=$?
+
+# One line for the whole suite, summed from each assembly's TRX counters.
+cat "$results"/*.trx 2>/dev/null | grep -o '<Counters [^>]*>' | awk '
+  { for (i = 1; i <= NF; i++) { split($i, kv, "=\""); v = kv[2]; sub("\".*", "", v); n[kv[1]] += v } }
+  END { printf "%d passed, %d failed, %d skipped\n", n["passed"], n["failed"], n["notExecuted"] }'
+exit "$status"
