@@ -53,30 +53,8 @@ public sealed class CustomThreadPoolTests
     public void MaxThreads_CapsGrowth_AndTheRestQueues()
     {
         using var pool = new CustomThreadPool(minThreads: 0, maxThreads: 2, TimeSpan.FromSeconds(30));
-        using var release = new ManualResetEventSlim();
-        using var started = new CountdownEvent(2);
-        using var done = new CountdownEvent(7);
 
-        for (var i = 0; i < 7; i++)
-        {
-            pool.Post(_ =>
-            {
-                if (!started.IsSet)
-                {
-                    started.Signal();
-                }
-
-                release.Wait(WaitLimit);
-                done.Signal();
-            }, null);
-        }
-
-        Assert.True(started.Wait(WaitLimit));
-        var backlog = pool.GetCounters();
-        release.Set();
-        Assert.True(done.Wait(WaitLimit));
-        Assert.True(Poll.Until(() => pool.GetCounters().Completed == 7, WaitLimit));
-        var drained = pool.GetCounters();
+        var (backlog, drained) = Backlog.Measure(pool, items: 7, running: 2, WaitLimit);
 
         Assert.Equal(new SchedulerCounters(ThreadsTotal: 2, ThreadsBusy: 2, QueueLength: 5, Completed: 0, Failed: 0), backlog);
         Assert.Equal(new SchedulerCounters(ThreadsTotal: 2, ThreadsBusy: 0, QueueLength: 0, Completed: 7, Failed: 0), drained);

@@ -248,31 +248,9 @@ public sealed class IocpSchedulerTests
     public void Counters_ReflectABacklog()
     {
         using var scheduler = new IocpScheduler(concurrency: 2, maxThreads: 8, TimeSpan.FromSeconds(30));
-        using var release = new ManualResetEventSlim();
-        using var started = new CountdownEvent(2);
-        using var done = new CountdownEvent(7);
+        var active = 0;
 
-        for (var i = 0; i < 7; i++)
-        {
-            scheduler.Post(_ =>
-            {
-                if (!started.IsSet)
-                {
-                    started.Signal();
-                }
-
-                release.Wait(WaitLimit);
-                done.Signal();
-            }, null);
-        }
-
-        Assert.True(started.Wait(WaitLimit));
-        var backlog = scheduler.GetCounters();
-        var active = scheduler.ActiveCount;
-        release.Set();
-        Assert.True(done.Wait(WaitLimit));
-        Assert.True(Poll.Until(() => scheduler.GetCounters().Completed == 7, WaitLimit));
-        var drained = scheduler.GetCounters();
+        var (backlog, drained) = Backlog.Measure(scheduler, items: 7, running: 2, WaitLimit, () => active = scheduler.ActiveCount);
 
         Assert.Equal(new SchedulerCounters(ThreadsTotal: 2, ThreadsBusy: 2, QueueLength: 5, Completed: 0, Failed: 0), backlog);
         Assert.Equal(2, active);
