@@ -1,0 +1,92 @@
+using System.CommandLine;
+using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting;
+using Harness.LoadTests.Running;
+using Harness.LoadTests.Targets;
+using Spectre.Console;
+
+namespace Harness.LoadTests.Cli;
+
+/// <summary>The <c>harness</c> command tree: <c>run</c> (the default), <c>compare</c> and <c>report</c>.</summary>
+public static class HarnessCli
+{
+    public const int ExitUsage = 2;
+
+    public static RootCommand Create(IAnsiConsole console)
+    {
+        var root = new RootCommand(
+            "Load-tests the Harness sample services in each scheduling mode and writes a comparison report. " +
+            "With no command, runs the embedded default: the stub and both services started locally, every mode in turn.");
+
+        var rootOptions = new RunCommandOptions();
+        rootOptions.AddTo(root);
+        root.SetAction((parse, ct) => RunAsync(console, rootOptions, parse, ct));
+
+        var run = new Command("run", "Run the scenarios against local services (default) or --target services, then write the report.");
+        var runOptions = new RunCommandOptions();
+        runOptions.AddTo(run);
+        run.SetAction((parse, ct) => RunAsync(console, runOptions, parse, ct));
+        root.Subcommands.Add(run);
+
+        var runA = new Argument<string>("RUN_A") { Description = "A run folder (reports/<timestamp>)." };
+        var runB = new Argument<string>("RUN_B") { Description = "Another run folder, compared against RUN_A." };
+        var compare = new Command("compare", "Show the percentage changes from RUN_A to RUN_B, series by series.") { runA, runB };
+        compare.SetAction(parse => Guarded(console, () =>
+        {
+            var a = RawRunReader.Read(RunFolder(parse.GetValue(runA)!));
+            var b = RawRunReader.Read(RunFolder(parse.GetValue(runB)!));
+            console.WriteLine(RunComparison.Compare(a, b).ToText());
+            return 0;
+        }));
+        root.Subcommands.Add(compare);
+
+        var runFolder = new Argument<string>("RUN") { Description = "A run folder (reports/<timestamp>)." };
+        var report = new Command("report", "Render a run's reports again from its raw files.") { runFolder };
+        report.SetAction(parse => Guarded(console, () =>
+        {
+            var folder = RunFolder(parse.GetValue(runFolder)!);
+            var written = ReportWriter.WriteAll(RawRunReader.Read(folder), folder);
+            console.MarkupLineInterpolated($"[green]Report:[/] {written.IndexHtml}");
+            return 0;
+        }));
+        root.Subcommands.Add(report);
+        return root;
+    }
+
+    private static async Task<int> RunAsync(IAnsiConsole console, RunCommandOptions options, ParseResult parse, CancellationToken cancellationToken)
+    {
+        RunOptions run;
+        try
+        {
+            run = options.Bind(parse, "harness " + string.Join(' ', parse.Tokens.Select(t => t.Value)));
+        }
+        catch (UsageException ex)
+        {
+            console.MarkupLineInterpolated($"[red]error:[/] {ex.Message}");
+            return ExitUsage;
+        }
+
+        await using ITargetProvider targets = run.Targets.Count > 0
+            ? new ExternalTargets(run.Targets)
+            : new LocalTargets(run.Stacks, run.Modes, message => console.MarkupLineInterpolated($"[grey]{message}[/]"));
+        return await new RunOrchestrator(console).RunAsync(run, targets, cancellationToken);
+    }
+
+    private static int Guarded(IAnsiConsole console, Func<int> action)
+    {
+        try
+        {
+            return action();
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
+        {
+            console.MarkupLineInterpolated($"[red]error:[/] {ex.Message}");
+            return ExitUsage;
+        }
+    }
+
+    private static string RunFolder(string path) =>
+        Directory.Exists(path)
+            ? path
+            : throw new DirectoryNotFoundException($"'{path}' is not a run folder; runs are written to reports/<timestamp>/.");
+}

@@ -1,0 +1,173 @@
+using System.CommandLine;
+using Harness.LoadTests.Profiles;
+using Harness.LoadTests.Running;
+using Harness.LoadTests.Scenarios;
+using Harness.LoadTests.Targets;
+using Harness.Scheduling;
+using Harness.Workloads;
+
+namespace Harness.LoadTests.Cli;
+
+/// <summary>The options of <c>harness run</c> (also accepted with no subcommand), and their validation.</summary>
+public sealed class RunCommandOptions
+{
+    private static readonly char[] ListSeparators = [',', ' '];
+
+    public Option<string> Profile { get; } = new("--profile") { Description = $"Load profile: {string.Join(", ", LoadProfile.BuiltInNames)}, or a JSON file.", DefaultValueFactory = _ => "quick" };
+
+    public Option<double> TimeScale { get; } = new("--time-scale") { Description = "Multiply every duration of the profile (0.1 = ten times shorter).", DefaultValueFactory = _ => 1.0 };
+
+    public Option<string?> Duration { get; } = new("--duration") { Description = "Stretch the profile to this length, e.g. 4h for a soak." };
+
+    public Option<int?> Users { get; } = new("--users") { Description = "Scale a closed-model profile so its peak is this many virtual users." };
+
+    public Option<int?> Rate { get; } = new("--rate") { Description = "Scale an open-model profile so its peak is this many requests per interval." };
+
+    public Option<string> Stacks { get; } = new("--stacks") { Description = "Stacks to load: soap, grpc.", DefaultValueFactory = _ => "soap,grpc" };
+
+    public Option<string> Operations { get; } = new("--operations") { Description = "Operations: compute, call-third-party.", DefaultValueFactory = _ => "compute,call-third-party" };
+
+    public Option<string> Modes { get; } = new("--modes") { Description = "Scheduling modes to start locally, in order: threadpool, iocp, custompool.", DefaultValueFactory = _ => "threadpool,iocp,custompool" };
+
+    public Option<string[]> Targets { get; } = new("--target") { Description = "A running service instead of local ones: soap=http://host:port or grpc=http://host:port[,metrics=http://host:port]. Repeatable.", AllowMultipleArgumentsPerToken = false };
+
+    public Option<string> ModeLabel { get; } = new("--mode-label") { Description = "What to call the external targets' mode in the report.", DefaultValueFactory = _ => "external" };
+
+    public Option<int> Iterations { get; } = new("--iterations") { Description = "Compute: loop count per call.", DefaultValueFactory = _ => OperationSettings.Default.Iterations };
+
+    public Option<int> Fanout { get; } = new("--fanout") { Description = "CallThirdParty: calls per request.", DefaultValueFactory = _ => OperationSettings.Default.Fanout };
+
+    public Option<int> DelayMs { get; } = new("--delay-ms") { Description = "CallThirdParty: the stub's delay per call, in ms.", DefaultValueFactory = _ => OperationSettings.Default.DelayMs };
+
+    public Option<string> Style { get; } = new("--style") { Description = $"CallThirdParty: {string.Join(", ", CallStyles.Names)}.", DefaultValueFactory = _ => OperationSettings.Default.Style };
+
+    public Option<int> Parallelism { get; } = new("--parallelism") { Description = "CallThirdParty: most calls in flight per request; 0 = all.", DefaultValueFactory = _ => 0 };
+
+    public Option<long> MaxFailures { get; } = new("--max-failures") { Description = "Stop a series after this many failures (NBomber's default is 5,000).", DefaultValueFactory = _ => 1_000_000 };
+
+    public Option<string[]> Assertions { get; } = new("--assert") { Description = "A threshold such as p99<4500ms or errors<1%; the exit code is 1 when one fails. Repeatable." };
+
+    public Option<string> Output { get; } = new("--output") { Description = "Folder for run folders.", DefaultValueFactory = _ => "reports" };
+
+    public void AddTo(Command command)
+    {
+        foreach (var option in (Option[])[Profile, TimeScale, Duration, Users, Rate, Stacks, Operations, Modes, Targets, ModeLabel,
+                     Iterations, Fanout, DelayMs, Style, Parallelism, MaxFailures, Assertions, Output])
+        {
+            command.Options.Add(option);
+        }
+    }
+
+    /// <exception cref="UsageException">A value is out of range or unknown; the message names the option and the valid values.</exception>
+    public RunOptions Bind(ParseResult parse, string commandLine)
+    {
+        var profile = Load(parse.GetValue(Profile)!);
+        var scale = parse.GetValue(TimeScale);
+        profile = Guard(() => profile.Scale(scale));
+        if (parse.GetValue(Duration) is { } durationText)
+        {
+            if (!DurationJsonConverter.TryParse(durationText, out var duration))
+            {
+                throw new UsageException($"--duration '{durationText}' is not a duration; write e.g. 90s, 30m or 4h.");
+            }
+
+            profile = Guard(() => profile.WithDuration(duration));
+        }
+
+        if (parse.GetValue(Users) is { } users)
+        {
+            profile = Guard(() => profile.WithPeakUsers(users));
+        }
+
+        if (parse.GetValue(Rate) is { } rate)
+        {
+            profile = Guard(() => profile.WithPeakRate(rate));
+        }
+
+        var stacks = List(parse.GetValue(Stacks)!, "--stacks", Harness.LoadTests.Targets.Stacks.All);
+        var operations = List(parse.GetValue(Operations)!, "--operations", Scenarios.Operations.All);
+        var label = parse.GetValue(ModeLabel)!;
+        var targets = (parse.GetValue(Targets) ?? []).Select(t => Guard(() => ExternalTargets.Parse(t, label))).ToList();
+        IReadOnlyList<string> modes;
+        if (targets.Count > 0)
+        {
+            modes = [label];
+            stacks = [.. stacks.Where(s => targets.Any(t => t.Stack == s))];
+            if (stacks.Count == 0)
+            {
+                throw new UsageException("--target names no stack listed in --stacks.");
+            }
+        }
+        else
+        {
+            modes = List(parse.GetValue(Modes)!, "--modes", SchedulingOptions.ModeNames.Keys.ToList());
+        }
+
+        var settings = new OperationSettings(
+            parse.GetValue(Iterations), parse.GetValue(Fanout), parse.GetValue(DelayMs), parse.GetValue(Style)!, parse.GetValue(Parallelism));
+        ValidateSettings(settings);
+
+        var maxFailures = parse.GetValue(MaxFailures);
+        if (maxFailures < 1)
+        {
+            throw new UsageException($"--max-failures must be 1 or more; got {maxFailures}.");
+        }
+
+        return new RunOptions(
+            profile,
+            scale,
+            stacks,
+            operations,
+            modes,
+            targets,
+            settings,
+            maxFailures,
+            parse.GetValue(Assertions) ?? [],
+            parse.GetValue(Output)!,
+            commandLine);
+    }
+
+    private static void ValidateSettings(OperationSettings settings)
+    {
+        // The service enforces its own limits too; these catch typos before minutes of load are spent.
+        var limits = new WorkloadLimits();
+        Guard(() =>
+        {
+            limits.ValidateIterations(settings.Iterations);
+            limits.Validate(new ThirdPartyCallRequest(settings.Fanout, settings.DelayMs, CallStyles.Parse(settings.Style), settings.Parallelism));
+            return 0;
+        });
+    }
+
+    private static LoadProfile Load(string nameOrPath) => Guard(() => LoadProfile.Load(nameOrPath));
+
+    private static List<string> List(string value, string option, IReadOnlyCollection<string> valid)
+    {
+        var items = value.Split(ListSeparators, StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            .Select(v => v.ToLowerInvariant())
+            .Distinct()
+            .ToList();
+        var unknown = items.Where(i => !valid.Contains(i, StringComparer.OrdinalIgnoreCase)).ToList();
+        if (items.Count == 0 || unknown.Count > 0)
+        {
+            throw new UsageException($"{option} '{value}': valid values are {string.Join(", ", valid)}.");
+        }
+
+        return items;
+    }
+
+    private static T Guard<T>(Func<T> parse)
+    {
+        try
+        {
+            return parse();
+        }
+        catch (Exception ex) when (ex is ProfileException or FormatException or WorkloadArgumentException)
+        {
+            throw new UsageException(ex.Message);
+        }
+    }
+}
+
+/// <summary>Bad command-line input: printed as is, exit code 2.</summary>
+public sealed class UsageException(string message) : Exception(message);

@@ -1,0 +1,4 @@
+using Harness.LoadTests.Cli;
+using Spectre.Console;
+
+return await HarnessCli.Create(AnsiConsole.Console).Parse(args).InvokeAsync();

@@ -1,0 +1,21 @@
+using Harness.LoadTests.Profiles;
+using Harness.LoadTests.Scenarios;
+using Harness.LoadTests.Targets;
+
+namespace Harness.LoadTests.Running;
+
+/// <summary>Everything <c>harness run</c> was asked to do, validated.</summary>
+/// <param name="Targets">External targets; empty means start the services locally.</param>
+/// <param name="Assertions">Threshold expressions checked after the report is written.</param>
+public sealed record RunOptions(
+    LoadProfile Profile,
+    double TimeScale,
+    IReadOnlyList<string> Stacks,
+    IReadOnlyList<string> Operations,
+    IReadOnlyList<string> Modes,
+    IReadOnlyList<ServiceTarget> Targets,
+    OperationSettings Settings,
+    long MaxFailures,
+    IReadOnlyList<string> Assertions,
+    string OutputDirectory,
+    string CommandLine);

@@ -1,0 +1,54 @@
+using System.Diagnostics;
+using Harness.LoadTests.Recording;
+
+namespace Harness.LoadTests.Running;
+
+/// <summary>
+/// Reads a target's /metrics once a second into the series' timeline. A failed read records nothing for that
+/// second and marks the outage as a run event once, and its end once, so the report shows when a target died.
+/// </summary>
+public sealed class ServerScraper(HttpClient http, RunRecorder recorder, double seriesOffsetSeconds)
+{
+    public async Task RunAsync(string seriesId, Uri metricsAddress, CancellationToken cancellationToken)
+    {
+        var url = new Uri(metricsAddress, "/metrics");
+        var clock = Stopwatch.StartNew();
+        var down = false;
+        for (var second = 0; !cancellationToken.IsCancellationRequested; second++)
+        {
+            try
+            {
+                using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+                timeout.CancelAfter(TimeSpan.FromMilliseconds(900));
+                var text = await http.GetStringAsync(url, timeout.Token);
+                recorder.RecordServer(seriesId, second, PrometheusTextParser.Parse(text));
+                if (down)
+                {
+                    down = false;
+                    recorder.RecordEvent(new RunEvent(seriesOffsetSeconds + clock.Elapsed.TotalSeconds, "target-up", seriesId, $"{url} answers again"));
+                }
+            }
+            catch (Exception ex) when (ex is HttpRequestException or TaskCanceledException && !cancellationToken.IsCancellationRequested)
+            {
+                if (!down)
+                {
+                    down = true;
+                    recorder.RecordEvent(new RunEvent(seriesOffsetSeconds + clock.Elapsed.TotalSeconds, "target-down", seriesId, $"{url} did not answer: {ex.Message}"));
+                }
+            }
+
+            var next = TimeSpan.FromSeconds(second + 1) - clock.Elapsed;
+            if (next > TimeSpan.Zero)
+            {
+                try
+                {
+                    await Task.Delay(next, cancellationToken);
+                }
+                catch (OperationCanceledException)
+                {
+                    return;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+using Harness.Contracts;
+using Harness.LoadTests.Engine;
+
+namespace Harness.LoadTests.Scenarios;
+
+/// <summary>The slow third-party operation (experiments S1–S3) against one stack.</summary>
+public static class CallThirdPartyScenario
+{
+    public static Scenario Create(string name, IHarnessClient client, OperationSettings settings, IReadOnlyList<LoadSimulation> load) =>
+        new(name, async context =>
+        {
+            try
+            {
+                var reply = await client.CallThirdPartyAsync(
+                    settings.Fanout, settings.DelayMs, settings.Style, settings.Parallelism, context.CancellationToken);
+
+                // A reply that made fewer calls than asked is a wrong answer, not a success.
+                return reply.Calls == settings.Fanout ? StepResult.Ok() : StepResult.Fail("incomplete-fanout");
+            }
+            catch (Exception ex) when (!context.CancellationToken.IsCancellationRequested)
+            {
+                return StepResult.Fail(FailureStatus.Of(ex));
+            }
+        }, load);
+}

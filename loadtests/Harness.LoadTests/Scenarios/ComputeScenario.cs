@@ -1,0 +1,22 @@
+using Harness.Contracts;
+using Harness.LoadTests.Engine;
+
+namespace Harness.LoadTests.Scenarios;
+
+/// <summary>The CPU-bound operation (experiment S0) against one stack.</summary>
+public static class ComputeScenario
+{
+    public static Scenario Create(string name, IHarnessClient client, OperationSettings settings, IReadOnlyList<LoadSimulation> load) =>
+        new(name, async context =>
+        {
+            try
+            {
+                await client.ComputeAsync(settings.Iterations, context.CancellationToken);
+                return StepResult.Ok();
+            }
+            catch (Exception ex) when (!context.CancellationToken.IsCancellationRequested)
+            {
+                return StepResult.Fail(FailureStatus.Of(ex));
+            }
+        }, load);
+}

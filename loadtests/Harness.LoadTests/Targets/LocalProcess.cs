@@ -1,0 +1,196 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+
+namespace Harness.LoadTests.Targets;
+
+/// <summary>
+/// A Harness service started as a child process on free loopback ports. Every instance is also registered
+/// for process exit, so an interrupted run (Ctrl+C, an exception) leaves nothing running.
+/// </summary>
+public sealed class LocalProcess : IAsyncDisposable
+{
+    private static readonly ConcurrentDictionary<LocalProcess, byte> Running = new();
+    private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(60);
+
+    private readonly Process _process;
+    private readonly StringBuilder _output = new();
+
+    static LocalProcess()
+    {
+        AppDomain.CurrentDomain.ProcessExit += (_, _) => KillAll();
+        Console.CancelKeyPress += (_, _) => KillAll();
+    }
+
+    private LocalProcess(string name, Process process, Uri address, Uri adminAddress)
+    {
+        Name = name;
+        _process = process;
+        Address = address;
+        AdminAddress = adminAddress;
+    }
+
+    public string Name { get; }
+
+    public Uri Address { get; }
+
+    /// <summary>HTTP/1.1 admin endpoint: /healthz and /metrics.</summary>
+    public Uri AdminAddress { get; }
+
+    public bool HasExited => _process.HasExited;
+
+    public string Output
+    {
+        get
+        {
+            lock (_output)
+            {
+                return _output.ToString();
+            }
+        }
+    }
+
+    /// <param name="assemblyName">A service assembly copied beside the runner, e.g. <c>Harness.SoapService</c>.</param>
+    /// <exception cref="InvalidOperationException">The service exited or was not healthy in time; the message carries its output.</exception>
+    public static async Task<LocalProcess> StartAsync(string name, string assemblyName, IEnumerable<string> args, CancellationToken cancellationToken)
+    {
+        var (port, adminPort) = TwoFreeLoopbackPorts();
+        var assembly = Path.Combine(AppContext.BaseDirectory, assemblyName + ".dll");
+        if (!File.Exists(assembly))
+        {
+            throw new FileNotFoundException($"{assemblyName}.dll is not beside the runner; build the solution first.", assembly);
+        }
+
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+            WorkingDirectory = AppContext.BaseDirectory,
+        };
+        foreach (var arg in (string[])[assembly, $"--Listen:Port={port}", $"--Listen:AdminPort={adminPort}", "--Serilog:MinimumLevel:Default=Warning", .. args])
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        var process = new Process { StartInfo = start };
+        var local = new LocalProcess(name, process, new Uri($"http://127.0.0.1:{port}/"), new Uri($"http://127.0.0.1:{adminPort}/"));
+        process.OutputDataReceived += (_, e) => local.Append(e.Data);
+        process.ErrorDataReceived += (_, e) => local.Append(e.Data);
+        process.Start();
+        Running[local] = 0;
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+
+        try
+        {
+            await local.WaitHealthyAsync(cancellationToken);
+        }
+        catch
+        {
+            await local.DisposeAsync();
+            throw;
+        }
+
+        return local;
+    }
+
+    /// <summary>Kills the process (for fault tests and clean-up); safe to call twice.</summary>
+    public void Kill()
+    {
+        try
+        {
+            if (!_process.HasExited)
+            {
+                _process.Kill(entireProcessTree: true);
+            }
+        }
+        catch (InvalidOperationException)
+        {
+            // Never started or already reaped.
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        Kill();
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+        try
+        {
+            await _process.WaitForExitAsync(timeout.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            // The kill was sent; the OS reaps it.
+        }
+
+        Running.TryRemove(this, out _);
+        _process.Dispose();
+    }
+
+    private static void KillAll()
+    {
+        foreach (var local in Running.Keys)
+        {
+            local.Kill();
+        }
+    }
+
+    private async Task WaitHealthyAsync(CancellationToken cancellationToken)
+    {
+        using var http = new HttpClient { Timeout = TimeSpan.FromSeconds(2) };
+        var waited = Stopwatch.StartNew();
+        while (waited.Elapsed < StartTimeout)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            if (_process.HasExited)
+            {
+                throw new InvalidOperationException($"{Name} exited with code {_process.ExitCode} while starting:\n{Output}");
+            }
+
+            try
+            {
+                using var response = await http.GetAsync(new Uri(AdminAddress, "/healthz"), cancellationToken);
+                if (response.StatusCode == HttpStatusCode.OK)
+                {
+                    return;
+                }
+            }
+            catch (HttpRequestException)
+            {
+                // Not listening yet.
+            }
+            catch (TaskCanceledException) when (!cancellationToken.IsCancellationRequested)
+            {
+                // The probe itself timed out; try again.
+            }
+
+            await Task.Delay(100, cancellationToken);
+        }
+
+        throw new InvalidOperationException($"{Name} was not healthy within {StartTimeout.TotalSeconds} s:\n{Output}");
+    }
+
+    private void Append(string? line)
+    {
+        if (line is not null)
+        {
+            lock (_output)
+            {
+                _output.AppendLine(line);
+            }
+        }
+    }
+
+    private static (int, int) TwoFreeLoopbackPorts()
+    {
+        // Both held open together so the OS cannot hand out the same port twice.
+        using var first = new TcpListener(IPAddress.Loopback, 0);
+        using var second = new TcpListener(IPAddress.Loopback, 0);
+        first.Start();
+        second.Start();
+        return (((IPEndPoint)first.LocalEndpoint).Port, ((IPEndPoint)second.LocalEndpoint).Port);
+    }
+}

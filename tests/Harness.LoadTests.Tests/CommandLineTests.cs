@@ -1,0 +1,37 @@
+namespace Harness.LoadTests.Tests;
+
+/// <summary>Bad input stops the command before any load, with the option and its valid values in the message.</summary>
+public sealed class CommandLineTests
+{
+    [Theory]
+    [InlineData("--modes=fast", "--modes 'fast': valid values are threadpool, iocp, custompool.")]
+    [InlineData("--stacks=rest", "--stacks 'rest': valid values are soap, grpc.")]
+    [InlineData("--operations=sleep", "--operations 'sleep': valid values are compute, call-third-party.")]
+    [InlineData("--profile=rampage", "is neither a built-in profile (quick, ramp, step, constant, inject, soak)")]
+    [InlineData("--time-scale=0", "--time-scale must be a positive number; got 0.")]
+    [InlineData("--duration=soon", "--duration 'soon' is not a duration")]
+    [InlineData("--rate=5", "--rate applies to open-model profiles")]
+    [InlineData("--fanout=0", "fanout must be between 1 and 64")]
+    [InlineData("--style=nap", "style must be one of: blocking, async, thread-sleep, task-wait, task-delay; got 'nap'.")]
+    [InlineData("--max-failures=0", "--max-failures must be 1 or more; got 0.")]
+    [InlineData("--target=rest=http://h:1", "--target 'rest=http://h:1' must look like")]
+    public async Task Run_WithBadInput_ExitsWithCode2AndSaysWhy(string option, string expected)
+    {
+        var output = HarnessRun.TempFolder();
+
+        var (exitCode, text) = await HarnessRun.InvokeAsync("run", option, "--output", output);
+
+        Assert.Equal(2, exitCode);
+        Assert.Contains(expected, text, StringComparison.Ordinal);
+        Assert.Empty(Directory.GetDirectories(output));
+    }
+
+    [Fact]
+    public async Task Report_OfAFolderThatIsNotARun_ExitsWithCode2()
+    {
+        var (exitCode, text) = await HarnessRun.InvokeAsync("report", "/nonexistent/run");
+
+        Assert.Equal(2, exitCode);
+        Assert.Contains("is not a run folder", text, StringComparison.Ordinal);
+    }
+}

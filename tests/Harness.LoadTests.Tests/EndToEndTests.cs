@@ -1,0 +1,83 @@
+using Harness.LoadTests.Recording;
+using Harness.LoadTests.Targets;
+
+namespace Harness.LoadTests.Tests;
+
+/// <summary>Short real runs: services started as processes, load, raw files, report, thresholds.</summary>
+[Trait("Category", "EndToEnd")]
+public sealed class EndToEndTests
+{
+    [Fact]
+    public async Task EmbeddedDefault_Shortened_ReportsEveryModesSeriesWithServerCounters()
+    {
+        // Arrange
+        var output = HarnessRun.TempFolder();
+
+        // Act: the main command, five times shorter (4 s per series).
+        var (exitCode, text) = await HarnessRun.InvokeAsync("--time-scale", "0.2", "--output", output, "--assert", "errors<50%");
+
+        // Assert
+        Assert.True(exitCode == 0, text);
+        var folder = HarnessRun.RunFolder(output);
+        Assert.True(File.Exists(Path.Combine(folder, "index.html")));
+        Assert.Contains(Path.Combine(folder, "index.html"), text, StringComparison.Ordinal);
+
+        var run = RawRunReader.Read(folder);
+        Assert.Equal(["threadpool", "iocp", "custompool"], run.Manifest.Modes);
+        Assert.Equal(12, run.Manifest.Series.Count);
+        foreach (var series in run.Manifest.Series)
+        {
+            var timeline = run.Timelines[series.Id];
+            Assert.True(timeline.Sum(s => s.Requests) > 0, $"{series.Id} made no requests");
+            Assert.Contains(timeline, s => s.Server.ContainsKey("harness_threadpool_threads"));
+            Assert.Contains(timeline, s => s.Server.Keys.Any(k => k.StartsWith("process_voluntary_context_switches_total", StringComparison.Ordinal)));
+            Assert.Contains(timeline, s => s.Users > 0);
+        }
+
+        // `report` re-renders from the raw files, and `compare` of a run with itself shows no change.
+        File.Delete(Path.Combine(folder, "index.html"));
+        Assert.Equal(0, (await HarnessRun.InvokeAsync("report", folder)).ExitCode);
+        Assert.True(File.Exists(Path.Combine(folder, "index.html")));
+        var (compareExit, comparison) = await HarnessRun.InvokeAsync("compare", folder, folder);
+        Assert.Equal(0, compareExit);
+        Assert.Contains("grpc-compute-iocp", comparison, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task BreachedThreshold_ExitsNonZero_AndStillWritesTheReport()
+    {
+        var output = HarnessRun.TempFolder();
+
+        var (exitCode, text) = await HarnessRun.InvokeAsync(
+            "run", "--modes", "iocp", "--stacks", "grpc", "--operations", "compute", "--time-scale", "0.1",
+            "--output", output, "--assert", "p99<1us");
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("FAIL", text, StringComparison.Ordinal);
+        Assert.True(File.Exists(Path.Combine(HarnessRun.RunFolder(output), "index.html")));
+    }
+
+    [Fact]
+    public async Task TargetKilledMidRun_TheRunGoesOnAndTheReportShowsTheFailures()
+    {
+        // Arrange: an external target that this test kills two seconds into a six-second run.
+        await using var service = await LocalProcess.StartAsync("grpc", "Harness.GrpcService", ["--Scheduling:Mode=custompool"], CancellationToken.None);
+        var output = HarnessRun.TempFolder();
+        var killer = Task.Delay(TimeSpan.FromSeconds(4)).ContinueWith(_ => service.Kill(), TaskScheduler.Default);
+
+        // Act
+        var (exitCode, text) = await HarnessRun.InvokeAsync(
+            "run", "--target", $"grpc={service.Address},metrics={service.AdminAddress}", "--mode-label", "doomed",
+            "--operations", "compute", "--iterations", "100000", "--profile", "constant", "--time-scale", "0.06", "--output", output);
+        await killer;
+
+        // Assert
+        Assert.True(exitCode == 0, text);
+        var run = RawRunReader.Read(HarnessRun.RunFolder(output));
+        var timeline = run.Timelines["grpc-compute-doomed"];
+        Assert.True(timeline.Sum(s => s.Requests - s.Failures) > 0, "nothing succeeded before the kill");
+        Assert.True(timeline.Sum(s => s.Failures) > 0, "nothing failed after the kill");
+        Assert.Contains(run.Events, e => e.Kind == "target-down");
+        Assert.True(File.Exists(Path.Combine(HarnessRun.RunFolder(output), "index.html")));
+    }
+}

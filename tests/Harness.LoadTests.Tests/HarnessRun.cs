@@ -1,0 +1,31 @@
+using Harness.LoadTests.Cli;
+using Spectre.Console;
+
+namespace Harness.LoadTests.Tests;
+
+/// <summary>Runs the <c>harness</c> command in-process and captures what it prints.</summary>
+internal static class HarnessRun
+{
+    public static async Task<(int ExitCode, string Output)> InvokeAsync(params string[] args)
+    {
+        var writer = new StringWriter();
+        var console = AnsiConsole.Create(new AnsiConsoleSettings
+        {
+            Ansi = AnsiSupport.No,
+            ColorSystem = ColorSystemSupport.NoColors,
+            Out = new AnsiConsoleOutput(writer),
+        });
+        var exitCode = await HarnessCli.Create(console).Parse(args).InvokeAsync();
+        return (exitCode, writer.ToString());
+    }
+
+    /// <summary>The one run folder a run wrote under <paramref name="output"/>.</summary>
+    public static string RunFolder(string output) => Assert.Single(Directory.GetDirectories(output));
+
+    public static string TempFolder()
+    {
+        var path = Path.Combine(Path.GetTempPath(), "harness-tests", Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(path);
+        return path;
+    }
+}

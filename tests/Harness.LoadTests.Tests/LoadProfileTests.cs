@@ -1,0 +1,104 @@
+using Harness.LoadTests.Engine;
+using Harness.LoadTests.Profiles;
+
+namespace Harness.LoadTests.Tests;
+
+public sealed class LoadProfileTests
+{
+    [Theory]
+    [MemberData(nameof(BuiltIns))]
+    public void BuiltInProfiles_Load(string name)
+    {
+        var profile = LoadProfile.Load(name);
+
+        Assert.Equal(name, profile.Name);
+        Assert.NotEmpty(profile.ToSimulations());
+    }
+
+    public static TheoryData<string> BuiltIns() => [.. LoadProfile.BuiltInNames];
+
+    [Fact]
+    public void Ramp_IsSeed002_FourUsersPlusFourEvery45sForEightMinutes()
+    {
+        var stages = LoadProfile.Load("ramp").ToSimulations();
+
+        Assert.Equal(11, stages.Count);
+        Assert.All(stages, s => Assert.IsType<LoadSimulation.KeepConstant>(s));
+        Assert.Equal([4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44], stages.Cast<LoadSimulation.KeepConstant>().Select(s => s.Copies));
+        Assert.Equal(TimeSpan.FromSeconds(45), stages[0].During);
+        Assert.Equal(TimeSpan.FromSeconds(30), stages[^1].During);
+        Assert.Equal(TimeSpan.FromMinutes(8), LoadProfile.Load("ramp").Duration);
+    }
+
+    [Fact]
+    public void Scale_ShortensEveryDurationAndKeepsTheShape()
+    {
+        var scaled = LoadProfile.Load("ramp").Scale(0.1);
+
+        Assert.Equal(TimeSpan.FromSeconds(48), scaled.Duration);
+        Assert.Equal(11, scaled.ToSimulations().Count);
+        Assert.Equal(TimeSpan.FromSeconds(4.5), scaled.ToSimulations()[0].During);
+    }
+
+    [Fact]
+    public void Inject_IsAnOpenModelWhoseRateScales()
+    {
+        var profile = LoadProfile.Load("inject").WithPeakRate(50);
+
+        Assert.True(profile.IsOpenModel);
+        var stages = profile.ToSimulations();
+        Assert.Equal(50, Assert.IsType<LoadSimulation.RampingInject>(stages[0]).Rate);
+        Assert.Equal(TimeSpan.FromSeconds(1), Assert.IsType<LoadSimulation.Inject>(stages[1]).Interval);
+    }
+
+    [Fact]
+    public void WithDuration_StretchesASoak()
+    {
+        var soak = LoadProfile.Load("soak").WithDuration(TimeSpan.FromHours(4));
+
+        Assert.Equal(TimeSpan.FromHours(4), soak.Duration);
+    }
+
+    [Fact]
+    public void WithPeakUsers_ScalesEveryStepToTheNewPeak()
+    {
+        var stages = LoadProfile.Load("ramp").WithPeakUsers(88).ToSimulations().Cast<LoadSimulation.KeepConstant>().ToList();
+
+        Assert.Equal(8, stages[0].Copies);
+        Assert.Equal(88, stages[^1].Copies);
+    }
+
+    [Theory]
+    [InlineData("{ \"name\": \"x\", \"stages\": [] }", "needs a name and at least one stage")]
+    [InlineData("{ \"name\": \"x\", \"stages\": [ { \"kind\": \"keepConstant\", \"during\": \"10s\" } ] }", "KeepConstant needs 'copies'")]
+    [InlineData("{ \"name\": \"x\", \"stages\": [ { \"kind\": \"inject\", \"rate\": 5, \"during\": \"10s\" } ] }", "needs a positive 'interval'")]
+    [InlineData("{ \"name\": \"x\", \"stages\": [ { \"kind\": \"keepConstant\", \"copies\": 2, \"during\": \"soon\" } ] }", "'soon' is not a duration")]
+    [InlineData("{ \"name\": \"x\", \"stages\": [ { \"kind\": \"keepConstant\", \"copies\": 2, \"during\": \"1s\" }, { \"kind\": \"inject\", \"rate\": 2, \"interval\": \"1s\", \"during\": \"1s\" } ] }", "mixes closed-model stages")]
+    [InlineData("{ \"name\": \"x\", \"stages\": [ { \"kind\": \"warp\", \"during\": \"1s\" } ] }", "Profile test")]
+    public void Parse_RejectsInvalidProfilesWithAClearMessage(string json, string expected)
+    {
+        var ex = Assert.Throws<ProfileException>(() => LoadProfile.Parse(json, "test"));
+
+        Assert.Contains(expected, ex.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Load_UnknownName_ListsTheBuiltInProfiles()
+    {
+        var ex = Assert.Throws<ProfileException>(() => LoadProfile.Load("rampage"));
+
+        Assert.Contains("quick, ramp, step, constant, inject, soak", ex.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("1500ms", 1500)]
+    [InlineData("45s", 45_000)]
+    [InlineData("8m", 480_000)]
+    [InlineData("2h", 7_200_000)]
+    [InlineData("00:01:30", 90_000)]
+    public void Durations_ParseInEveryAcceptedForm(string text, double milliseconds)
+    {
+        Assert.True(DurationJsonConverter.TryParse(text, out var value));
+        Assert.Equal(milliseconds, value.TotalMilliseconds);
+    }
+}

@@ -1,0 +1,33 @@
+using Harness.LoadTests.Targets;
+
+namespace Harness.LoadTests.Tests;
+
+public sealed class TargetParsingTests
+{
+    [Fact]
+    public void Soap_IsScrapedAtItsOwnAddress()
+    {
+        var target = ExternalTargets.Parse("soap=http://10.0.0.5:5081", "k8s-iocp");
+
+        Assert.Equal(new ServiceTarget("soap", "k8s-iocp", new Uri("http://10.0.0.5:5081"), new Uri("http://10.0.0.5:5081")), target);
+    }
+
+    [Fact]
+    public void Grpc_IsScrapedAtTheNextPortUnlessToldOtherwise()
+    {
+        Assert.Equal(new Uri("http://host:5083"), ExternalTargets.Parse("grpc=http://host:5082", "x").MetricsAddress);
+        Assert.Equal(new Uri("http://host:9000"), ExternalTargets.Parse("grpc=http://host:5082,metrics=http://host:9000", "x").MetricsAddress);
+    }
+
+    [Theory]
+    [InlineData("rest=http://host:1")]
+    [InlineData("grpc=host:5082")]
+    [InlineData("grpc")]
+    [InlineData("grpc=http://host:5082,admin=http://host:1")]
+    public void Invalid_SaysWhatIsAccepted(string value)
+    {
+        var ex = Assert.Throws<FormatException>(() => ExternalTargets.Parse(value, "x"));
+
+        Assert.Contains($"'{value}'", ex.Message, StringComparison.Ordinal);
+    }
+}
