@@ -60,7 +60,8 @@ public static class RawRunReader
             throw new FileNotFoundException($"{path} does not exist: not a run folder, or the run never started.", path);
         }
 
-        var bytes = File.ReadAllBytes(path);
+        ReadOnlyMemory<byte> bytes = File.ReadAllBytes(path);
+        bytes = bytes.Span.StartsWith("\uFEFF"u8) ? bytes[3..] : bytes;
         RunManifest? manifest;
         try
         {
@@ -81,7 +82,7 @@ public static class RawRunReader
                 }
             }
 
-            manifest = JsonSerializer.Deserialize<RunManifest>(bytes, RawJson.Line);
+            manifest = JsonSerializer.Deserialize<RunManifest>(bytes.Span, RawJson.Line);
         }
         catch (JsonException exception)
         {
@@ -124,7 +125,8 @@ public static class RawRunReader
         {
             var buffer = new byte[stream.Length];
             stream.ReadExactly(buffer);
-            bytes = buffer;
+            // A byte order mark, which some editors add, is not part of the first line.
+            bytes = buffer.AsSpan().StartsWith("\uFEFF"u8) ? buffer.AsMemory(3) : buffer;
         }
 
         var lines = new List<(ReadOnlyMemory<byte> Text, int Number)>();

@@ -94,6 +94,15 @@ public sealed class RunRecorder : IDisposable
     /// <summary>Users and server samples for a second already written, dropped.</summary>
     public long DroppedLateSamples => _series.Values.Sum(series => Interlocked.Read(ref series.DroppedLateSamples));
 
+    /// <summary>Seconds held in memory, not yet written.</summary>
+    internal int OpenSecondCount => _series.Values.Sum(series =>
+    {
+        lock (series.Gate)
+        {
+            return series.OpenSeconds.Count;
+        }
+    });
+
     /// <summary>Adds a series that starts during the run; <c>run.json</c> is rewritten at once, so a crash keeps it.</summary>
     /// <exception cref="ArgumentException">The id is taken or is not a portable file name.</exception>
     public void AddSeries(SeriesInfo series)
