@@ -22,6 +22,8 @@ public sealed class LatencyHistogram
     private const int LeadingZeroCountBase = 64 - SubBucketHalfCountMagnitude - 1;
     private const byte EncodingVersion = 1;
 
+    private static readonly int HighestIndex = CountsIndexFor(HighestTrackableMicroseconds);
+
     private readonly SortedDictionary<int, long> _counts = [];
 
     public long TotalCount { get; private set; }
@@ -75,7 +77,9 @@ public sealed class LatencyHistogram
             return;
         }
 
-        foreach (var (index, count) in other._counts)
+        // A copy when adding to itself: the loop below would otherwise change the dictionary it enumerates.
+        var counts = ReferenceEquals(other, this) ? new SortedDictionary<int, long>(_counts) : other._counts;
+        foreach (var (index, count) in counts)
         {
             _counts[index] = _counts.GetValueOrDefault(index) + count;
         }
@@ -104,6 +108,11 @@ public sealed class LatencyHistogram
     /// </summary>
     public long ValueAtPercentile(double percentile)
     {
+        if (double.IsNaN(percentile))
+        {
+            throw new ArgumentOutOfRangeException(nameof(percentile), percentile, "The percentile is not a number.");
+        }
+
         ArgumentOutOfRangeException.ThrowIfLessThan(percentile, 0);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(percentile, 100);
         if (TotalCount == 0)
@@ -111,7 +120,8 @@ public sealed class LatencyHistogram
             return 0;
         }
 
-        var rank = Math.Max(1, (long)Math.Ceiling(percentile / 100 * TotalCount));
+        // Nearest rank in decimal: in double, 11.9 / 100 × 1000 is 119.00000000000001, one rank too far.
+        var rank = Math.Max(1, (long)Math.Ceiling((decimal)percentile * TotalCount / 100));
         long seen = 0;
         foreach (var (index, count) in _counts)
         {
@@ -155,12 +165,13 @@ public sealed class LatencyHistogram
         return Convert.ToBase64String(buffer.ToArray());
     }
 
-    /// <exception cref="FormatException">The text is not an encoding of this version.</exception>
+    /// <summary>Reads an <see cref="Encode"/> string back, checking that its header and buckets agree.</summary>
+    /// <exception cref="FormatException">The text is not a consistent encoding of this version.</exception>
     public static LatencyHistogram Decode(string encoded)
     {
         ArgumentNullException.ThrowIfNull(encoded);
         var bytes = Convert.FromBase64String(encoded);
-        if (bytes.Length < 41 || bytes[0] != EncodingVersion)
+        if (bytes.Length < 42 || bytes[0] != EncodingVersion)
         {
             throw new FormatException($"Not a latency histogram of encoding version {EncodingVersion}.");
         }
@@ -174,23 +185,61 @@ public sealed class LatencyHistogram
             ClampedCount = BinaryPrimitives.ReadInt64LittleEndian(bytes.AsSpan(33)),
         };
         var position = 41;
-        var buckets = (long)ReadVarint(bytes, ref position);
+        var buckets = ReadVarint(bytes, ref position);
         var index = 0;
         long total = 0;
-        for (long i = 0; i < buckets; i++)
+        for (ulong i = 0; i < buckets; i++)
         {
-            index += checked((int)ReadVarint(bytes, ref position));
-            var count = (long)ReadVarint(bytes, ref position);
-            histogram._counts[index] = count;
-            total += count;
+            // Indexes strictly increase; only the first bucket may sit at index 0 (the value 0).
+            var delta = ReadVarint(bytes, ref position);
+            if ((i > 0 && delta == 0) || delta > (ulong)(HighestIndex - index))
+            {
+                throw new FormatException("The histogram's bucket indexes are out of order or past its highest value.");
+            }
+
+            index += (int)delta;
+            var count = ReadVarint(bytes, ref position);
+            if (count == 0 || count > (ulong)(long.MaxValue - total))
+            {
+                throw new FormatException("The histogram holds a bucket count of zero or an overflowing total.");
+            }
+
+            histogram._counts[index] = (long)count;
+            total += (long)count;
         }
 
-        if (total != histogram.TotalCount || position != bytes.Length)
+        if (position != bytes.Length)
+        {
+            throw new FormatException("The histogram encoding has bytes after its last bucket.");
+        }
+
+        if (total != histogram.TotalCount)
         {
             throw new FormatException("The histogram's bucket counts do not add up to its total.");
         }
 
+        if (!HeaderAgreesWithBuckets(histogram))
+        {
+            throw new FormatException("The histogram's minimum, maximum, sum or clamped count disagree with its buckets.");
+        }
+
         return histogram;
+    }
+
+    private static bool HeaderAgreesWithBuckets(LatencyHistogram histogram)
+    {
+        if (histogram.TotalCount == 0)
+        {
+            return histogram is { MinMicroseconds: 0, MaxMicroseconds: 0, SumMicroseconds: 0, ClampedCount: 0 };
+        }
+
+        var (min, max, total) = (histogram.MinMicroseconds, histogram.MaxMicroseconds, histogram.TotalCount);
+        return min >= 0 && max <= HighestTrackableMicroseconds && min <= max
+            && CountsIndexFor(min) == histogram._counts.Keys.First()
+            && CountsIndexFor(max) == histogram._counts.Keys.Last()
+            && histogram.SumMicroseconds >= (Int128)min * total
+            && histogram.SumMicroseconds <= (Int128)max * total
+            && histogram.ClampedCount >= 0 && histogram.ClampedCount <= total;
     }
 
     internal static int CountsIndexFor(long value)
@@ -244,6 +293,11 @@ public sealed class LatencyHistogram
             }
 
             var b = bytes[position++];
+            if (shift == 63 && b > 1)
+            {
+                break;
+            }
+
             value |= (ulong)(b & 0x7F) << shift;
             if (b < 0x80)
             {

@@ -1,0 +1,46 @@
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace Harness.LoadTests.Recording;
+
+/// <summary>The JSON settings of the raw files, shared by writer and reader so both agree on every name.</summary>
+internal static class RawJson
+{
+    /// <summary>One record per line: camelCase, nulls omitted, NaN and infinities as the strings "NaN", "Infinity", "-Infinity".</summary>
+    public static readonly JsonSerializerOptions Line = new()
+    {
+        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+        DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
+        NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
+        // The files are data, never HTML: keep '+' (base64) and '"' (metric labels) readable instead of \u002B.
+        Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
+        RespectNullableAnnotations = true,
+        Converters = { new LatencyHistogramJsonConverter() },
+    };
+
+    public static readonly JsonSerializerOptions Indented = new(Line) { WriteIndented = true };
+
+    private sealed class LatencyHistogramJsonConverter : JsonConverter<LatencyHistogram>
+    {
+        public override LatencyHistogram Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
+        {
+            if (reader.TokenType != JsonTokenType.String)
+            {
+                throw new JsonException("A latency histogram must be the string of its encoding.");
+            }
+
+            try
+            {
+                return LatencyHistogram.Decode(reader.GetString()!);
+            }
+            catch (FormatException exception)
+            {
+                throw new JsonException($"Bad latency histogram: {exception.Message}", exception);
+            }
+        }
+
+        public override void Write(Utf8JsonWriter writer, LatencyHistogram value, JsonSerializerOptions options) =>
+            writer.WriteStringValue(value.Encode());
+    }
+}

@@ -1,0 +1,151 @@
+using System.Text;
+
+namespace Harness.LoadTests.Recording.Tests;
+
+public sealed class RawRunReaderTests : IDisposable
+{
+    private readonly TemporaryDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    [Fact]
+    public void A_corrupt_line_before_the_last_names_the_file_and_line()
+    {
+        var runDirectory = WriteRun(TestRuns.Sample(0, 100), TestRuns.Sample(1, 200), TestRuns.Sample(2, 300));
+        var path = RawRunFiles.SeriesPath(runDirectory, "a");
+        var lines = File.ReadAllLines(path);
+        lines[1] = lines[1].Replace("\"latency\":\"", "\"latency\":\"x", StringComparison.Ordinal);
+        File.WriteAllLines(path, lines);
+
+        var exception = Assert.Throws<RawRunFormatException>(() => RawRunReader.Read(runDirectory));
+        Assert.Equal(path, exception.FilePath);
+        Assert.Equal(2, exception.Line);
+        Assert.Contains($"{path}, line 2:", exception.Message);
+        Assert.Contains("latency histogram", exception.Message);
+    }
+
+    [Theory]
+    [InlineData("{\"second\":3,\"users\":1,\"requ")]
+    [InlineData("\0\0\0\0\0\0\0\0")]
+    [InlineData("{\"second\":3}\n")]
+    public void A_damaged_last_line_is_skipped_with_a_warning(string tail)
+    {
+        var runDirectory = WriteRun(TestRuns.Sample(0, 100), TestRuns.Sample(1, 200));
+        var path = RawRunFiles.SeriesPath(runDirectory, "a");
+        File.AppendAllText(path, tail);
+        File.AppendAllText(RawRunFiles.EventsPath(runDirectory), "{\"atSeconds\":1,\"ki");
+
+        var run = RawRunReader.Read(runDirectory, out var warnings);
+        Assert.Equal([0, 1], run.Timelines["a"].Select(sample => sample.Second));
+        Assert.Single(run.Events);
+        Assert.Equal(2, warnings.Count);
+        Assert.StartsWith($"{path}, line 3: last line unreadable", warnings[0]);
+        Assert.StartsWith($"{RawRunFiles.EventsPath(runDirectory)}, line 2: last line unreadable", warnings[1]);
+    }
+
+    [Fact]
+    public void A_damaged_line_followed_by_whole_lines_is_an_error()
+    {
+        var runDirectory = WriteRun(TestRuns.Sample(0, 100));
+        var path = RawRunFiles.SeriesPath(runDirectory, "a");
+        var valid = File.ReadAllText(path);
+        File.WriteAllText(path, "{\"second\":3,\"users\":1,\"requ\n" + valid.Replace("\"second\":0", "\"second\":4", StringComparison.Ordinal));
+
+        var exception = Assert.Throws<RawRunFormatException>(() => RawRunReader.Read(runDirectory));
+        Assert.Equal(1, exception.Line);
+    }
+
+    [Fact]
+    public void Seconds_must_increase()
+    {
+        var runDirectory = WriteRun(TestRuns.Sample(0, 100));
+        var path = RawRunFiles.SeriesPath(runDirectory, "a");
+        var line = File.ReadAllText(path);
+        File.AppendAllText(path, line + line.Replace("\"second\":0", "\"second\":1", StringComparison.Ordinal));
+
+        var exception = Assert.Throws<RawRunFormatException>(() => RawRunReader.Read(runDirectory));
+        Assert.Equal(2, exception.Line);
+        Assert.Contains("second 0 follows second 0", exception.Message);
+    }
+
+    [Theory]
+    [InlineData("\"requests\":1", "\"requests\":2", "latency holds 1 values for 2 requests")]
+    [InlineData("\"failures\":0", "\"failures\":-1", "negative")]
+    [InlineData(",\"server\":{}", "", "required")]
+    [InlineData("\"users\":1", "\"users\":\"many\"", "not a valid SecondSample")]
+    public void Inconsistent_samples_are_refused(string field, string replacement, string reason)
+    {
+        var runDirectory = WriteRun(TestRuns.Sample(0, 100), TestRuns.Sample(1, 100));
+        var path = RawRunFiles.SeriesPath(runDirectory, "a");
+        var lines = File.ReadAllLines(path);
+        Assert.Contains(field, lines[0]);
+        lines[0] = lines[0].Replace(field, replacement, StringComparison.Ordinal);
+        File.WriteAllLines(path, lines);
+
+        var exception = Assert.Throws<RawRunFormatException>(() => RawRunReader.Read(runDirectory));
+        Assert.Equal(1, exception.Line);
+        Assert.Contains(reason, exception.Message);
+    }
+
+    [Fact]
+    public void Another_format_version_is_refused_by_name()
+    {
+        var runDirectory = WriteRun(TestRuns.Sample(0, 100));
+        var path = RawRunFiles.ManifestPath(runDirectory);
+        File.WriteAllText(path, File.ReadAllText(path).Replace("\"formatVersion\": 1", "\"formatVersion\": 2", StringComparison.Ordinal));
+
+        var exception = Assert.Throws<RawRunFormatException>(() => RawRunReader.Read(runDirectory));
+        Assert.Equal(path, exception.FilePath);
+        Assert.Null(exception.Line);
+        Assert.Contains("format version 2 is not supported; this reader knows version 1", exception.Message);
+    }
+
+    [Fact]
+    public void A_manifest_missing_a_field_or_not_json_is_refused()
+    {
+        var runDirectory = WriteRun(TestRuns.Sample(0, 100));
+        var path = RawRunFiles.ManifestPath(runDirectory);
+        var text = File.ReadAllText(path);
+        File.WriteAllText(path, text.Replace("\"runId\"", "\"runName\"", StringComparison.Ordinal));
+        Assert.Contains("required", Assert.Throws<RawRunFormatException>(() => RawRunReader.Read(runDirectory)).Message);
+        File.WriteAllText(path, text[..^20]);
+        Assert.Contains("not a valid run manifest", Assert.Throws<RawRunFormatException>(() => RawRunReader.Read(runDirectory)).Message);
+        Assert.Throws<FileNotFoundException>(() => RawRunReader.Read(_directory.Sub("none")));
+    }
+
+    [Fact]
+    public void Series_files_are_read_as_the_manifest_lists_them()
+    {
+        var runDirectory = WriteRun(TestRuns.Sample(0, 100));
+        File.WriteAllText(Path.Combine(RawRunFiles.SeriesDirectory(runDirectory), "stray.jsonl"), "");
+        File.Delete(RawRunFiles.SeriesPath(runDirectory, "a"));
+
+        var run = RawRunReader.Read(runDirectory, out var warnings);
+        Assert.Empty(run.Timelines["a"]);
+        Assert.False(run.Timelines.ContainsKey("stray"));
+        Assert.Contains("stray.jsonl: not a series of run.json; ignored.", Assert.Single(warnings));
+    }
+
+    [Fact]
+    public void Blank_lines_crlf_endings_and_a_byte_order_mark_are_accepted()
+    {
+        var runDirectory = WriteRun(TestRuns.Sample(0, 100), TestRuns.Sample(1, 200));
+        var path = RawRunFiles.SeriesPath(runDirectory, "a");
+        File.WriteAllText(path, "\r\n" + string.Join("\r\n\r\n", File.ReadAllLines(path)) + "\r\n", Encoding.UTF8);
+
+        var run = RawRunReader.Read(runDirectory, out var warnings);
+        Assert.Empty(warnings);
+        Assert.Equal([100L, 200L], run.Timelines["a"].Select(sample => sample.Latency.MaxMicroseconds));
+    }
+
+    private string WriteRun(params SecondSample[] samples)
+    {
+        var runDirectory = _directory.Sub("run");
+        var manifest = TestRuns.Manifest("agent-1", TestRuns.Series("a"));
+        RawRunWriter.Write(runDirectory, new RunData(
+            manifest,
+            new Dictionary<string, IReadOnlyList<SecondSample>> { ["a"] = samples },
+            [new RunEvent(0.5, "note", "a", "started")]));
+        return runDirectory;
+    }
+}
