@@ -55,11 +55,13 @@ public sealed class RunOrchestrator(IAnsiConsole console)
         console.MarkupLineInterpolated(
             $"[bold]harness run[/] {options.Profile.Name}: {plan.Count} series of {seriesDuration:hh\\:mm\\:ss} ({string.Join(", ", targets.Modes)} × {string.Join(", ", options.Stacks)} × {string.Join(", ", options.Operations)}), writing {runDirectory}");
 
-        var recorder = new RunRecorder(manifest, runDirectory);
+        using var recorder = new RunRecorder(manifest, runDirectory);
         var progress = new ProgressPrinter(console, plan.Count, seriesDuration);
         var started = Stopwatch.StartNew();
         var interrupted = false;
         using var scrapeHttp = new HttpClient();
+        using var ticking = new CancellationTokenSource();
+        var ticker = TickAsync(recorder, started, ticking.Token);
         try
         {
             foreach (var modeGroup in plan.GroupBy(p => p.Mode))
@@ -102,6 +104,8 @@ public sealed class RunOrchestrator(IAnsiConsole console)
         }
         finally
         {
+            await ticking.CancelAsync();
+            await ticker;
             recorder.Complete();
         }
 
@@ -182,6 +186,23 @@ public sealed class RunOrchestrator(IAnsiConsole console)
         console.MarkupLineInterpolated(
             $"  {seriesId}: {result.Requests} requests, {result.Failures} failed, {result.Elapsed.TotalSeconds:F0} s");
         cancellationToken.ThrowIfCancellationRequested();
+    }
+
+    /// <summary>Once a second the recorder writes the seconds that are over, so a crash loses at most the last few.</summary>
+    private static async Task TickAsync(RunRecorder recorder, Stopwatch clock, CancellationToken cancellationToken)
+    {
+        using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
+        try
+        {
+            while (await timer.WaitForNextTickAsync(cancellationToken))
+            {
+                recorder.Tick(clock.Elapsed);
+            }
+        }
+        catch (OperationCanceledException)
+        {
+            // The run is over; Complete writes the rest.
+        }
     }
 
     /// <summary>
