@@ -10,7 +10,9 @@ public readonly record struct StepResult(bool IsSuccess, string? StatusCode)
 
 /// <summary>Passed to each request of a scenario.</summary>
 /// <param name="CopyNumber">Closed model: the virtual user (0-based). Open model: -1.</param>
-/// <param name="InvocationNumber">Requests this scenario started before this one.</param>
+/// <param name="InvocationNumber">Requests this scenario started before this one (open model: the arrival's place in the schedule).</param>
+/// <param name="CancellationToken">Cancelled when the engine gives up on requests still in flight: after the drain
+/// timeout, or when the caller cancels the run. A request that ends by it is not counted.</param>
 public sealed record ScenarioContext(int CopyNumber, long InvocationNumber, CancellationToken CancellationToken);
 
 /// <summary>A named request and the load to drive it with, as an NBomber scenario built by <c>Scenario.Create</c>.</summary>
@@ -42,8 +44,10 @@ public readonly record struct RequestSample(
 }
 
 /// <summary>Once per second of a scenario (and once at its end).</summary>
-/// <param name="Second">Whole seconds since the scenario started; each value is reported once.</param>
-/// <param name="Users">Closed model: copies running now. Open model: the arrival rate per second now.</param>
+/// <param name="Second">1, 2, 3…: reported when that many whole seconds have elapsed, each value once. The report at the
+/// end takes the next number, with <paramref name="Elapsed"/> showing how much of that second the run lasted.</param>
+/// <param name="Users">Closed model: copies running now. Open model: the arrival rate per second now. 0 once load has
+/// stopped (the end, the failure limit or cancellation) and requests are only draining.</param>
 /// <param name="RequestsInFlight">Requests sent and not yet complete.</param>
 public sealed record LoadProgress(
     string Scenario,
@@ -85,4 +89,12 @@ public sealed record ScenarioResult(
     long Requests,
     long Failures,
     bool StoppedByFailureLimit,
-    bool Cancelled);
+    bool Cancelled)
+{
+    /// <summary>
+    /// Open model: arrivals that fell due before load stopped but never started, because
+    /// <see cref="LoadRunnerOptions.MaxOpenRequestsInFlight"/> was reached. They have no sample, so a report should
+    /// show this count next to the latencies.
+    /// </summary>
+    public long MissedStarts { get; init; }
+}

@@ -1,0 +1,83 @@
+using System.Collections.Concurrent;
+
+namespace Harness.LoadTests.Engine.Tests;
+
+/// <summary>Keeps every sample (unless told not to, for steps that finish at once) and every progress report.</summary>
+internal sealed class RecordingObserver(bool keepSamples = true) : ILoadObserver
+{
+    private readonly ConcurrentQueue<RequestSample> _samples = new();
+    private readonly ConcurrentQueue<LoadProgress> _progress = new();
+
+    public IReadOnlyList<RequestSample> Samples => [.. _samples.OrderBy(s => s.StartedAt)];
+
+    public IReadOnlyList<LoadProgress> Progress => [.. _progress];
+
+    public void OnRequest(in RequestSample sample)
+    {
+        if (keepSamples)
+        {
+            _samples.Enqueue(sample);
+        }
+    }
+
+    public void OnProgress(LoadProgress progress) => _progress.Enqueue(progress);
+}
+
+/// <summary>Counts how many calls of a fake step run at once, overall and per copy.</summary>
+internal sealed class ConcurrencyProbe
+{
+    private readonly int[] _perCopy = new int[64];
+    private readonly ConcurrentQueue<(TimeSpan At, int Running)> _starts = new();
+    private readonly long _startTimestamp = System.Diagnostics.Stopwatch.GetTimestamp();
+    private int _running;
+    private int _maxRunning;
+    private int _maxPerCopy;
+
+    public int MaxRunning => Volatile.Read(ref _maxRunning);
+
+    public int MaxPerCopy => Volatile.Read(ref _maxPerCopy);
+
+    /// <summary>At each call's start: time since the probe was made, and calls running including this one.</summary>
+    public IReadOnlyList<(TimeSpan At, int Running)> Starts => [.. _starts];
+
+    public async Task<StepResult> RunAsync(ScenarioContext context, TimeSpan hold)
+    {
+        var running = Interlocked.Increment(ref _running);
+        _starts.Enqueue((System.Diagnostics.Stopwatch.GetElapsedTime(_startTimestamp), running));
+        Raise(ref _maxRunning, running);
+        if (context.CopyNumber >= 0)
+        {
+            Raise(ref _maxPerCopy, Interlocked.Increment(ref _perCopy[context.CopyNumber]));
+        }
+
+        try
+        {
+            await Task.Delay(hold, context.CancellationToken);
+            return StepResult.Ok();
+        }
+        finally
+        {
+            if (context.CopyNumber >= 0)
+            {
+                Interlocked.Decrement(ref _perCopy[context.CopyNumber]);
+            }
+
+            Interlocked.Decrement(ref _running);
+        }
+    }
+
+    private static void Raise(ref int max, int value)
+    {
+        var seen = Volatile.Read(ref max);
+        while (value > seen)
+        {
+            var previous = Interlocked.CompareExchange(ref max, value, seen);
+            if (previous == seen)
+            {
+                return;
+            }
+
+            seen = previous;
+        }
+    }
+}
