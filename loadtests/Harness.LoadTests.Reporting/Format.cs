@@ -33,7 +33,12 @@ internal static class Format
         ratio is { } r ? r.ToString(r >= 100 ? "#,0" : r >= 10 ? "0.0" : "0.00", Invariant) + "×" : Missing;
 
     public static string Change(double? percent) =>
-        percent is { } p ? (p > 0 ? "+" : string.Empty) + p.ToString(Math.Abs(p) >= 100 ? "#,0" : "0.0", Invariant) + " %" : "n/a";
+        percent is not { } p ? "n/a"
+        : Math.Abs(p) < 0.05 ? "0.0 %"
+        : (p > 0 ? "+" : string.Empty) + p.ToString(Math.Abs(p) >= 100 ? "#,0" : "0.0", Invariant) + " %";
+
+    /// <summary>Seconds on a run's time axis: 5 · 47.5 · 1,030.</summary>
+    public static string Seconds(double value) => value.ToString("#,0.#", Invariant);
 
     public static string Plain(double value) => value.ToString("0.###", Invariant);
 

@@ -199,15 +199,15 @@ public static class HtmlReport
             html.Append("<th class=\"band sep\" colspan=\"2\">from intended start, ms</th>");
         }
 
-        html.AppendLine(CultureInfo.InvariantCulture, $"<th class=\"band sep\" colspan=\"6\">server</th><th class=\"band sep\" colspan=\"6\">÷ {E(group.Baseline)}</th></tr>");
+        html.AppendLine(CultureInfo.InvariantCulture, $"<th class=\"band sep\" colspan=\"6\">server</th><th class=\"band sep\" colspan=\"5\">÷ {E(group.Baseline)}</th></tr>");
         html.Append("<tr><th class=\"text\">mode</th><th>requests</th><th>req/s</th><th>mean</th><th>p50</th><th>p90</th><th>p99</th><th>max</th><th>errors</th><th>error rate</th>");
         if (open)
         {
             html.Append("<th class=\"sep\">mean</th><th>p99</th>");
         }
 
-        html.AppendLine("<th class=\"sep\">peak threads</th><th>peak busy</th><th>peak queue</th><th>ctx sw / req</th><th>CPU % of 1 core</th><th>peak MB</th>"
-            + "<th class=\"sep\">mean</th><th>p99</th><th>req/s</th><th>errors</th><th>threads</th><th>ctx/req</th></tr></thead><tbody>");
+        html.AppendLine("<th class=\"sep\">peak threads</th><th>peak busy</th><th>peak queue</th><th>ctx sw / req</th><th>CPU %</th><th>peak MB</th>"
+            + "<th class=\"sep\">mean</th><th>p99</th><th>req/s</th><th>threads</th><th>ctx sw / req</th></tr></thead><tbody>");
         foreach (var row in group.Rows)
         {
             var s = row.Summary;
@@ -230,7 +230,6 @@ public static class HtmlReport
             html.Append(RatioCell(row, group, row.Ratios.Mean, lowerIsBetter: true, separator: true))
                 .Append(RatioCell(row, group, row.Ratios.P99, lowerIsBetter: true))
                 .Append(RatioCell(row, group, row.Ratios.RequestsPerSecond, lowerIsBetter: false))
-                .Append(RatioCell(row, group, row.Ratios.ErrorRate, lowerIsBetter: true))
                 .Append(RatioCell(row, group, row.Ratios.PeakThreads, lowerIsBetter: true))
                 .Append(RatioCell(row, group, row.Ratios.ContextSwitchesPerRequest, lowerIsBetter: true));
             html.AppendLine("</tr>");
@@ -239,7 +238,7 @@ public static class HtmlReport
         html.AppendLine("</tbody></table></div>");
         html.AppendLine("<p class=\"note\">Peak threads: OS threads of the target process (process_threads). Peak busy: threads of the mode's scheduler running a work item. "
             + "Queue: work items waiting to start. ctx sw / req: growth of the target's voluntary + involuntary context switches over the series ÷ requests. "
-            + "CPU: CPU time ÷ wall time between the first and last scrape, 100 % = one core busy. — : not measured (no server samples).</p>");
+            + "CPU %: CPU time ÷ wall time between the first and last scrape, in % of one core (100 % = one core busy). — : not measured (no server samples).</p>");
 
         var failing = group.Rows.Where(r => r.Summary.FailuresByStatus.Count > 0).ToList();
         if (failing.Count > 0)
@@ -279,8 +278,8 @@ public static class HtmlReport
             foreach (var ev in model.Events)
             {
                 html.AppendLine(CultureInfo.InvariantCulture,
-                    $"<tr><td>{ev.Number}</td><td>{Format.Number(ev.X)}</td><td>{Format.Number(ev.RunSeconds)}</td><td class=\"text\">{E(ev.Kind)}</td>"
-                    + $"<td class=\"text\">{(ev.Label is null ? "whole run" : Chip(ev.Label, ev.Color))}</td><td class=\"wrap\">{E(ev.Message)}</td></tr>");
+                    $"<tr><td>{ev.Number}</td><td>{Format.Seconds(ev.X)}</td><td>{Format.Seconds(ev.RunSeconds)}</td><td class=\"text\">{E(ev.Kind)}</td>"
+                    + $"<td class=\"text\">{SeriesOf(ev)}</td><td class=\"wrap\">{E(ev.Message)}</td></tr>");
             }
 
             html.AppendLine("</tbody></table></div>");
@@ -301,7 +300,7 @@ public static class HtmlReport
             foreach (var ev in run.Events.OrderBy(e => e.AtSeconds))
             {
                 html.AppendLine(CultureInfo.InvariantCulture,
-                    $"<tr><td>{Format.Number(ev.AtSeconds)}</td><td class=\"text\">{E(ev.Kind)}</td><td class=\"text\">{E(ev.SeriesId ?? "whole run")}</td><td class=\"wrap\">{E(ev.Message)}</td></tr>");
+                    $"<tr><td>{Format.Seconds(ev.AtSeconds)}</td><td class=\"text\">{E(ev.Kind)}</td><td class=\"text\">{E(ev.SeriesId ?? "whole run")}</td><td class=\"wrap\">{E(ev.Message)}</td></tr>");
             }
 
             html.AppendLine("</tbody></table></div>");
@@ -327,6 +326,13 @@ public static class HtmlReport
         html.AppendLine(CultureInfo.InvariantCulture, $"<pre>{E(PrettyJson(m.ProfileDefinition))}</pre>");
         html.AppendLine("</section>");
     }
+
+    private static string SeriesOf(EventModel ev) => (ev.RunWide, ev.Label) switch
+    {
+        (_, null) => "whole run",
+        (true, { } label) => "whole run · " + Chip(label, ev.Color),
+        (false, { } label) => Chip(label, ev.Color),
+    };
 
     private static string LatencyCell(SeriesSummary s, double value) => s.Latency.Count == 0 ? Format.Missing : Format.Number(value);
 

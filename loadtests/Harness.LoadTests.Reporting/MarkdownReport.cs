@@ -64,7 +64,7 @@ public static class MarkdownReport
             var events = new TextTable(">run s", "kind", "series", "message");
             foreach (var ev in run.Events.OrderBy(e => e.AtSeconds))
             {
-                events.Add(Format.Number(ev.AtSeconds), ev.Kind, ev.SeriesId ?? "whole run", ev.Message);
+                events.Add(Format.Seconds(ev.AtSeconds), ev.Kind, ev.SeriesId ?? "whole run", ev.Message);
             }
 
             md.Append(events.ToMarkdown());

@@ -144,7 +144,7 @@ internal sealed record ReportModel(RunInfoModel Run, IReadOnlyList<GroupModel> G
         List<EventModel> events, List<WindowModel> windows)
     {
         const string RunWideColor = "#4a4f57";
-        var placed = new List<(double X, string Color, string? Label, RunEvent Event)>();
+        var placed = new List<(double X, string Color, string? Label, bool RunWide, RunEvent Event)>();
         var offsets = group.Rows.Select(r => r.Summary.Series.OffsetSeconds).Distinct().ToList();
         foreach (var ev in run.Events.OrderBy(e => e.AtSeconds))
         {
@@ -153,7 +153,7 @@ internal sealed record ReportModel(RunInfoModel Run, IReadOnlyList<GroupModel> G
                 var row = group.Rows.FirstOrDefault(r => r.Summary.Series.Id == ev.SeriesId);
                 if (row is not null)
                 {
-                    placed.Add((ev.AtSeconds - row.Summary.Series.OffsetSeconds, colors[row.Label], row.Label, ev));
+                    placed.Add((ev.AtSeconds - row.Summary.Series.OffsetSeconds, colors[row.Label], row.Label, false, ev));
                 }
 
                 continue;
@@ -164,7 +164,7 @@ internal sealed record ReportModel(RunInfoModel Run, IReadOnlyList<GroupModel> G
                 var x = ev.AtSeconds - offsets[0];
                 if (x >= 0 && x <= length)
                 {
-                    placed.Add((x, RunWideColor, null, ev));
+                    placed.Add((x, RunWideColor, null, true, ev));
                 }
 
                 continue;
@@ -175,21 +175,21 @@ internal sealed record ReportModel(RunInfoModel Run, IReadOnlyList<GroupModel> G
                 var x = ev.AtSeconds - row.Summary.Series.OffsetSeconds;
                 if (x >= 0 && x <= Math.Max(row.Summary.Seconds, 1))
                 {
-                    placed.Add((x, colors[row.Label], row.Label, ev));
+                    placed.Add((x, colors[row.Label], row.Label, true, ev));
                 }
             }
         }
 
         var number = 0;
-        foreach (var (x, color, label, ev) in placed.OrderBy(p => p.X))
+        foreach (var (x, color, label, runWide, ev) in placed.OrderBy(p => p.X))
         {
-            events.Add(new EventModel(++number, Round(x) ?? 0, Round(ev.AtSeconds) ?? 0, ev.Kind, ev.Message, color, label));
+            events.Add(new EventModel(++number, Round(x) ?? 0, Round(ev.AtSeconds) ?? 0, ev.Kind, ev.Message, color, label, runWide));
         }
 
         foreach (var opening in events.Where(e => OpensWindow(e.Kind)))
         {
             var closing = events.FirstOrDefault(e => e.X >= opening.X && e.Label == opening.Label && Closes(opening.Kind, e.Kind));
-            windows.Add(new WindowModel(opening.X, closing?.X ?? length, opening.Color));
+            windows.Add(new WindowModel(opening.X, closing?.X ?? length, opening.Color, opening.Label));
         }
     }
 
@@ -257,7 +257,9 @@ internal sealed record ByUsersModel(IReadOnlyList<int> Users, IReadOnlyList<doub
 
 /// <param name="X">Seconds since the series started (the charts' time axis).</param>
 /// <param name="RunSeconds">Seconds since the run started.</param>
-/// <param name="Label">The series it concerns, or null for the whole run.</param>
-internal sealed record EventModel(int Number, double X, double RunSeconds, string Kind, string Message, string Color, string? Label);
+/// <param name="Label">The series whose time axis places it; null for a run-wide event common to the group's series.</param>
+/// <param name="RunWide">The event concerns the whole run, not one series.</param>
+internal sealed record EventModel(int Number, double X, double RunSeconds, string Kind, string Message, string Color, string? Label, bool RunWide);
 
-internal sealed record WindowModel(double From, double To, string Color);
+/// <param name="Label">The series it concerns, or null for the whole run.</param>
+internal sealed record WindowModel(double From, double To, string Color, string? Label);

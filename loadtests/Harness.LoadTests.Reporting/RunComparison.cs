@@ -219,7 +219,7 @@ public sealed record RunComparison(
         if (!markdown && Matched.Count > 0)
         {
             text.AppendLine();
-            text.AppendLine("'!' marks a change more than 5 % for the worse; n/a: A was 0 and B was not.");
+            text.AppendLine("'!' marks a change more than 5 % for the worse; n/a: A was 0 and B was not, or the figure was not measured (—).");
         }
     }
 }

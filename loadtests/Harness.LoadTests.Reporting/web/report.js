@@ -92,7 +92,11 @@
   }
 
   // Event markers and fault windows, drawn on the time charts of one group.
-  function eventPlugin(group) {
+  // label: only the markers of that series (and run-wide ones), for a chart of one series.
+  function eventPlugin(group, label) {
+    var mine = function (item) { return label === undefined || item.label === null || item.label === label; };
+    var events = group.events.filter(mine);
+    var windows = group.windows.filter(mine);
     return {
       id: 'harnessEvents',
       beforeDatasetsDraw: function (chart) {
@@ -100,7 +104,7 @@
         var x = chart.scales.x;
         var ctx = chart.ctx;
         ctx.save();
-        group.windows.forEach(function (w) {
+        windows.forEach(function (w) {
           var x0 = Math.max(a.left, x.getPixelForValue(w.from));
           var x1 = Math.min(a.right, x.getPixelForValue(w.to));
           if (x1 > x0) {
@@ -115,7 +119,7 @@
         var x = chart.scales.x;
         var ctx = chart.ctx;
         ctx.save();
-        group.events.forEach(function (ev) {
+        events.forEach(function (ev) {
           var px = x.getPixelForValue(ev.x);
           if (px < a.left - 0.5 || px > a.right + 0.5) {
             return;
@@ -302,10 +306,11 @@
   function drawGroup(group, host) {
     var end = Math.max(1, group.length - 1);
     var open = group.series.some(function (s) { return s.model === 'open'; });
+    var allOpen = group.series.every(function (s) { return s.model === 'open'; });
     var slow = maxOf(group, function (s) { return s.timeline.p99; }) >= 2000;
     var factor = slow ? 0.001 : 1;
     var unit = slow ? 's' : 'ms';
-    var usersTitle = open ? 'users (closed) / arrival rate per s (open)' : 'virtual users';
+    var usersTitle = allOpen ? 'arrival rate (requests started per s)' : open ? 'users (closed) / arrival rate per s (open)' : 'virtual users';
     var noServer = function (s) { return s.hasServer ? s.label : s.label + ' (no server samples)'; };
 
     // The classic chart of seed 002, one per mode: users, throughput and mean response time on one time axis.
@@ -317,7 +322,7 @@
       var canvas = card(classic, title, 'users: grey area (left axis) · req/s: dashed · mean: solid (' + unit + ')');
       var sets = [
         line('users', NEUTRAL, points(s.timeline.users), { yAxisID: 'y', stepped: true, fill: true, backgroundColor: alpha(NEUTRAL, 0.15), borderWidth: 1 }),
-        line('req/s', s.color, points(s.timeline.requests), { yAxisID: 'y1', borderDash: [5, 3], borderWidth: 1.3 }),
+        line('req/s', alpha(s.color, 0.6), points(s.timeline.requests), { yAxisID: 'y1', borderDash: [5, 3], borderWidth: 1.3 }),
         line('mean ' + unit, s.color, points(s.timeline.mean, factor), { yAxisID: 'y2', borderWidth: 2.2 }),
       ];
       if (s.idealLatencyMs !== null) {
@@ -338,7 +343,7 @@
           },
           plugins: { tooltip: tooltips('', 'second') },
         },
-        plugins: [eventPlugin(group)],
+        plugins: [eventPlugin(group, s.label)],
       }, title);
     });
 
@@ -346,7 +351,7 @@
     grid.className = 'charts';
     host.appendChild(grid);
 
-    timeChart(grid, group, 'Load', usersTitle + ' per second', open ? 'users / rate' : 'users',
+    timeChart(grid, group, 'Load', usersTitle + ', each second', allOpen ? 'requests started/s' : open ? 'users / rate' : 'users',
       group.series.map(function (s) { return line(s.label, s.color, points(s.timeline.users), { stepped: true }); }));
 
     timeChart(grid, group, 'Throughput', 'requests completed per second, failed ones included' +
