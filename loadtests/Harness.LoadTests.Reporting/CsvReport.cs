@@ -1,0 +1,65 @@
+using System.Globalization;
+using System.Text;
+using Harness.LoadTests.Recording;
+
+namespace Harness.LoadTests.Reporting;
+
+/// <summary>
+/// One series as CSV, one row per recorded second (a second with no sample has no row): the counterpart of
+/// NBomber's CSV report, with the target's counters beside the client's figures. Latency in ms.
+/// </summary>
+public static class CsvReport
+{
+    public const string Header =
+        "second,users,requests,failures,rps,mean_ms,p50_ms,p90_ms,p99_ms,max_ms,intended_mean_ms,intended_p99_ms,"
+        + "os_threads,threadpool_threads,scheduler_threads,scheduler_busy_threads,queue_length,cpu_percent_of_one_core,context_switches_per_s,working_set_mb";
+
+    public static string Render(IReadOnlyList<SecondSample> samples)
+    {
+        ArgumentNullException.ThrowIfNull(samples);
+        var csv = new StringBuilder();
+        csv.Append(Header).Append('\n');
+        foreach (var r in SecondRow.From(samples))
+        {
+            var hasLatency = r.Latency.Count > 0;
+            var intended = r.Intended is { Count: > 0 } ? r.Intended : null;
+            string[] cells =
+            [
+                r.Second.ToString(CultureInfo.InvariantCulture),
+                r.Users.ToString(CultureInfo.InvariantCulture),
+                r.Requests.ToString(CultureInfo.InvariantCulture),
+                r.Failures.ToString(CultureInfo.InvariantCulture),
+
+                // Each row is one second, so its requests are its rate.
+                r.Requests.ToString(CultureInfo.InvariantCulture),
+                Format.Csv(hasLatency ? r.Latency.MeanMs : null),
+                Format.Csv(hasLatency ? r.Latency.P50Ms : null),
+                Format.Csv(hasLatency ? r.Latency.P90Ms : null),
+                Format.Csv(hasLatency ? r.Latency.P99Ms : null),
+                Format.Csv(hasLatency ? r.Latency.MaxMs : null),
+                Format.Csv(intended?.MeanMs),
+                Format.Csv(intended?.P99Ms),
+                Format.Csv(r.Threads),
+                Format.Csv(r.ThreadPoolThreads),
+                Format.Csv(r.SchedulerThreads),
+                Format.Csv(r.BusyThreads),
+                Format.Csv(r.QueueLength),
+                Format.Csv(r.CpuPercent),
+                Format.Csv(r.ContextSwitchesPerSecond),
+                Format.Csv(r.WorkingSetMb),
+            ];
+            csv.AppendJoin(',', cells).Append('\n');
+        }
+
+        return csv.ToString();
+    }
+
+    /// <summary>A file name for the series: its id with anything unsafe replaced by '_'.</summary>
+    public static string FileNameFor(string seriesId)
+    {
+        ArgumentNullException.ThrowIfNull(seriesId);
+        var invalid = Path.GetInvalidFileNameChars();
+        var safe = new string([.. seriesId.Select(c => invalid.Contains(c) || c is ':' or '\\' or '/' ? '_' : c)]);
+        return (safe.Length == 0 ? "series" : safe) + ".csv";
+    }
+}

@@ -1,0 +1,52 @@
+using System.Globalization;
+
+namespace Harness.LoadTests.Reporting;
+
+/// <summary>How figures are written in every report (invariant culture, so reports diff cleanly across machines).</summary>
+internal static class Format
+{
+    public const string Missing = "—";
+
+    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
+
+    /// <summary>About three significant digits, thousands grouped: 4,012 · 412 · 41.2 · 4.12 · 0.412.</summary>
+    public static string Number(double? value)
+    {
+        if (value is not { } v || double.IsNaN(v) || double.IsInfinity(v))
+        {
+            return Missing;
+        }
+
+        var magnitude = Math.Abs(v);
+        var format = magnitude >= 100 ? "#,0" : magnitude >= 10 ? "#,0.0" : magnitude >= 1 ? "0.00" : "0.###";
+        return v.ToString(format, Invariant);
+    }
+
+    public static string Integer(double? value) =>
+        value is { } v && !double.IsNaN(v) ? Math.Round(v).ToString("#,0", Invariant) : Missing;
+
+    /// <summary>A fraction (0.0123) as a percentage (1.23 %).</summary>
+    public static string Rate(double? fraction) =>
+        fraction is { } f ? (f * 100).ToString(f == 0 ? "0" : f * 100 >= 10 ? "0.0" : "0.00", Invariant) + " %" : Missing;
+
+    public static string Ratio(double? ratio) =>
+        ratio is { } r ? r.ToString(r >= 100 ? "#,0" : r >= 10 ? "0.0" : "0.00", Invariant) + "×" : Missing;
+
+    public static string Change(double? percent) =>
+        percent is not { } p ? "n/a"
+        : Math.Abs(p) < 0.05 ? "0.0 %"
+        : (p > 0 ? "+" : string.Empty) + p.ToString(Math.Abs(p) >= 100 ? "#,0" : "0.0", Invariant) + " %";
+
+    /// <summary>Seconds on a run's time axis: 5 · 47.5 · 1,030.</summary>
+    public static string Seconds(double value) => value.ToString("#,0.#", Invariant);
+
+    public static string Plain(double value) => value.ToString("0.###", Invariant);
+
+    public static string Csv(double? value) => value is { } v && !double.IsNaN(v) ? Math.Round(v, 3).ToString("0.###", Invariant) : string.Empty;
+
+    public static string FailuresByStatus(IReadOnlyList<KeyValuePair<string, long>> byStatus) =>
+        byStatus.Count == 0 ? Missing : string.Join(", ", byStatus.Select(p => $"{p.Key} {p.Value.ToString("#,0", Invariant)}"));
+
+    public static string Parameters(IReadOnlyDictionary<string, string> parameters) =>
+        parameters.Count == 0 ? Missing : string.Join(", ", parameters.OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => $"{p.Key}={p.Value}"));
+}

@@ -1,0 +1,148 @@
+using System.Globalization;
+using System.Text;
+using Harness.LoadTests.Recording;
+
+namespace Harness.LoadTests.Reporting;
+
+/// <summary>The report's tables in Markdown (summary.md): the counterpart of NBomber's Markdown report.</summary>
+public static class MarkdownReport
+{
+    public static string Render(RunData run, IReadOnlyList<ThresholdResult>? thresholds = null)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        var m = run.Manifest;
+        var groups = ModeComparison.Build(run);
+        var md = new StringBuilder();
+        md.AppendLine(CultureInfo.InvariantCulture, $"# Run {m.RunId}");
+        md.AppendLine();
+        md.AppendLine(CultureInfo.InvariantCulture,
+            $"Profile `{m.Profile}`, time scale {Format.Plain(m.TimeScale)}, started {m.StartedAt.ToString("yyyy-MM-dd HH:mm:ss zzz", CultureInfo.InvariantCulture)}; "
+            + $"modes {string.Join(", ", m.Modes)}; {m.Machine.ProcessorCount} cores, {m.Machine.OperatingSystem}, .NET {m.Machine.RuntimeVersion}, harness {m.Machine.HarnessVersion}.");
+        md.AppendLine();
+        md.AppendLine(CultureInfo.InvariantCulture, $"Command: `{m.CommandLine}`");
+        md.AppendLine();
+        md.AppendLine("Latency in ms is the service time of all requests of a series (merged histograms); req/s = requests ÷ active seconds; "
+            + "ratios are against the group's baseline mode. docs/report.md explains every column.");
+
+        if (thresholds is { Count: > 0 })
+        {
+            md.AppendLine();
+            md.AppendLine("## Thresholds");
+            md.AppendLine();
+            md.Append(ThresholdEvaluator.ToMarkdown(thresholds));
+            md.AppendLine();
+            md.AppendLine(CultureInfo.InvariantCulture, $"{thresholds.Count(t => !t.Passed)} of {thresholds.Count} threshold checks failed.");
+        }
+
+        foreach (var group in groups)
+        {
+            md.AppendLine();
+            md.AppendLine(CultureInfo.InvariantCulture, $"## {group.Stack} · {group.Operation}");
+            md.AppendLine();
+            md.Append(SummaryTable(group).ToMarkdown());
+            md.AppendLine();
+            md.Append(RatioTable(group).ToMarkdown());
+
+            var failing = group.Rows.Where(r => r.Summary.FailuresByStatus.Count > 0).ToList();
+            if (failing.Count > 0)
+            {
+                md.AppendLine();
+                md.AppendLine("Failures by status:");
+                md.AppendLine();
+                foreach (var row in failing)
+                {
+                    md.AppendLine(CultureInfo.InvariantCulture, $"- {row.Label}: {Format.FailuresByStatus(row.Summary.FailuresByStatus)}");
+                }
+            }
+        }
+
+        if (run.Events.Count > 0)
+        {
+            md.AppendLine();
+            md.AppendLine("## Events");
+            md.AppendLine();
+            var events = new TextTable(">run s", "kind", "series", "message");
+            foreach (var ev in run.Events.OrderBy(e => e.AtSeconds))
+            {
+                events.Add(Format.Seconds(ev.AtSeconds), ev.Kind, ev.SeriesId ?? "whole run", ev.Message);
+            }
+
+            md.Append(events.ToMarkdown());
+        }
+
+        return md.ToString();
+    }
+
+    /// <summary>Per mode: the client's and the server's figures (what the HTML summary table shows).</summary>
+    internal static TextTable SummaryTable(ModeComparisonGroup group)
+    {
+        var open = group.Rows.Any(r => r.Summary.IntendedLatency is not null);
+        List<string> headers =
+        [
+            "mode", ">requests", ">req/s", ">mean ms", ">p50 ms", ">p90 ms", ">p99 ms", ">max ms", ">errors", ">error rate",
+        ];
+        if (open)
+        {
+            headers.AddRange([">intended mean ms", ">intended p99 ms"]);
+        }
+
+        headers.AddRange([">peak threads", ">peak busy", ">peak queue", ">ctx sw/req", ">CPU % of 1 core", ">peak MB"]);
+        var table = new TextTable([.. headers]);
+        foreach (var row in group.Rows)
+        {
+            var s = row.Summary;
+            var l = s.Latency;
+            string Latency(double value) => l.Count == 0 ? Format.Missing : Format.Number(value);
+            List<string> cells =
+            [
+                row.Label, Format.Integer(s.Requests), Format.Number(s.RequestsPerSecond),
+                Latency(l.MeanMs), Latency(l.P50Ms), Latency(l.P90Ms), Latency(l.P99Ms), Latency(l.MaxMs),
+                Format.Integer(s.Failures), Format.Rate(s.Requests == 0 ? null : s.ErrorRate),
+            ];
+            if (open)
+            {
+                cells.Add(s.IntendedLatency is { Count: > 0 } i ? Format.Number(i.MeanMs) : Format.Missing);
+                cells.Add(s.IntendedLatency is { Count: > 0 } j ? Format.Number(j.P99Ms) : Format.Missing);
+            }
+
+            cells.AddRange(
+            [
+                Format.Integer(s.PeakThreads), Format.Integer(s.PeakBusyThreads), Format.Integer(s.PeakQueueLength),
+                Format.Number(s.ContextSwitchesPerRequest), Format.Number(s.MeanCpuPercent), Format.Integer(s.PeakWorkingSetMb),
+            ]);
+            table.Add([.. cells]);
+        }
+
+        return table;
+    }
+
+    /// <summary>Per mode: each figure ÷ the baseline mode's.</summary>
+    internal static TextTable RatioTable(ModeComparisonGroup group)
+    {
+        var open = group.Rows.Any(r => r.Summary.IntendedLatency is not null);
+        List<string> headers = [$"÷ {group.Baseline}", ">mean", ">p50", ">p90", ">p99", ">max", ">req/s", ">error rate", ">peak threads", ">ctx sw/req"];
+        if (open)
+        {
+            headers.AddRange([">intended mean", ">intended p99"]);
+        }
+
+        var table = new TextTable([.. headers]);
+        foreach (var row in group.Rows)
+        {
+            var r = row.Ratios;
+            List<string> cells =
+            [
+                row.Label, Format.Ratio(r.Mean), Format.Ratio(r.P50), Format.Ratio(r.P90), Format.Ratio(r.P99), Format.Ratio(r.Max),
+                Format.Ratio(r.RequestsPerSecond), Format.Ratio(r.ErrorRate), Format.Ratio(r.PeakThreads), Format.Ratio(r.ContextSwitchesPerRequest),
+            ];
+            if (open)
+            {
+                cells.AddRange([Format.Ratio(r.IntendedMean), Format.Ratio(r.IntendedP99)]);
+            }
+
+            table.Add([.. cells]);
+        }
+
+        return table;
+    }
+}

@@ -1,0 +1,265 @@
+using System.Globalization;
+using Harness.LoadTests.Recording;
+
+namespace Harness.LoadTests.Reporting;
+
+/// <summary>
+/// The data the HTML page's script draws, serialized as the page's inline JSON. Timelines are dense arrays indexed
+/// by the second since the series started; a second with no sample (the target was down, the agent lost it) is null,
+/// so the lines break there instead of joining across the gap.
+/// </summary>
+internal sealed record ReportModel(RunInfoModel Run, IReadOnlyList<GroupModel> Groups)
+{
+    /// <summary>Run-wide colours: threadpool, iocp and custompool are fixed so every report reads alike.</summary>
+    private static readonly Dictionary<string, string> FixedColors = new(StringComparer.OrdinalIgnoreCase)
+    {
+        ["threadpool"] = "#d1495b",
+        ["iocp"] = "#2f6fb3",
+        ["custompool"] = "#1b998b",
+    };
+
+    private static readonly string[] Palette = ["#8f5bbf", "#e39b1b", "#5c6b7a", "#c2571a", "#3d9a3d", "#b5407f", "#2bb3c0", "#7a5c3d"];
+
+    public static ReportModel Build(RunData run, IReadOnlyList<ModeComparisonGroup> groups)
+    {
+        var colors = ColorsFor(run, groups);
+        var manifest = run.Manifest;
+        var info = new RunInfoModel(
+            manifest.RunId,
+            manifest.Profile,
+            manifest.Machine.ProcessorCount,
+            colors.Select(c => new LegendModel(c.Key, c.Value)).ToList());
+        return new ReportModel(info, [.. groups.Select(g => BuildGroup(run, g, colors))]);
+    }
+
+    /// <summary>One colour per label (mode, or series id where two series share a mode), the same in every group.</summary>
+    public static IReadOnlyDictionary<string, string> ColorsFor(RunData run, IReadOnlyList<ModeComparisonGroup> groups)
+    {
+        var labels = run.Manifest.Modes.Concat(groups.SelectMany(g => g.Rows.Select(r => r.Label))).Distinct(StringComparer.Ordinal);
+        var colors = new Dictionary<string, string>(StringComparer.Ordinal);
+        var next = 0;
+        foreach (var label in labels)
+        {
+            colors[label] = FixedColors.TryGetValue(label, out var fixedColor) ? fixedColor : Palette[next++ % Palette.Length];
+        }
+
+        return colors;
+    }
+
+    private static GroupModel BuildGroup(RunData run, ModeComparisonGroup group, IReadOnlyDictionary<string, string> colors)
+    {
+        var series = new List<SeriesModel>();
+        foreach (var row in group.Rows)
+        {
+            var info = row.Summary.Series;
+            var samples = SeriesSummary.TimelineOf(run, info.Id);
+            series.Add(BuildSeries(row, samples, colors[row.Label]));
+        }
+
+        var length = series.Count == 0 ? 0 : series.Max(s => s.Timeline.Users.Count);
+        var events = new List<EventModel>();
+        var windows = new List<WindowModel>();
+        PlaceEvents(run, group, colors, length, events, windows);
+
+        var cores = group.Rows
+            .SelectMany(r => SeriesSummary.TimelineOf(run, r.Summary.Series.Id))
+            .SelectMany(s => s.Server.Keys)
+            .Where(k => ServerMetrics.NameOf(k) == "harness_info")
+            .Select(k => ServerMetrics.LabelOf(k, "processors"))
+            .Select(p => int.TryParse(p, NumberStyles.Integer, CultureInfo.InvariantCulture, out var n) ? n : 0)
+            .FirstOrDefault(n => n > 0);
+
+        return new GroupModel(
+            group.Key,
+            group.Title,
+            group.Baseline,
+            series,
+            events,
+            windows,
+            length,
+            cores > 0 ? cores : run.Manifest.Machine.ProcessorCount,
+            cores > 0 ? "the target's processor count (harness_info)" : "the load machine's processor count");
+    }
+
+    private static SeriesModel BuildSeries(ModeRow row, IReadOnlyList<SecondSample> samples, string color)
+    {
+        var info = row.Summary.Series;
+        var rows = SecondRow.From(samples);
+        var length = rows.Count == 0 ? 0 : rows[^1].Second + 1;
+        var byIndex = new SecondRow?[length];
+        foreach (var r in rows.Where(r => r.Second >= 0))
+        {
+            byIndex[r.Second] = r;
+        }
+
+        List<double?> Column(Func<SecondRow, double?> read) => [.. byIndex.Select(r => r is null ? null : Round(read(r)))];
+        var hasIntended = rows.Any(r => r.Intended is not null);
+        var timeline = new TimelineModel(
+            Column(r => r.Users),
+            Column(r => r.Requests),
+            Column(r => r.Failures),
+            Column(r => r.Latency.Count == 0 ? null : r.Latency.MeanMs),
+            Column(r => r.Latency.Count == 0 ? null : r.Latency.P99Ms),
+            hasIntended ? Column(r => r.Intended is { Count: > 0 } i ? i.MeanMs : null) : null,
+            hasIntended ? Column(r => r.Intended is { Count: > 0 } i ? i.P99Ms : null) : null,
+            Column(r => r.Threads),
+            Column(r => r.BusyThreads),
+            Column(r => r.QueueLength),
+            Column(r => r.CpuPercent),
+            Column(r => r.ContextSwitchesPerSecond),
+            Column(r => r.WorkingSetMb));
+
+        var byUsers = samples
+            .Where(s => s.Users > 0 && s.Latency.TotalCount > 0)
+            .GroupBy(s => s.Users)
+            .OrderBy(g => g.Key)
+            .Select(g => (Users: g.Key, Stats: LatencyStats.From(LatencyHistogram.Merge(g.Select(s => s.Latency)))))
+            .ToList();
+
+        return new SeriesModel(
+            info.Id,
+            row.Label,
+            info.Mode,
+            info.Model,
+            color,
+            row.Summary.ServerSamples > 0,
+            info.IdealLatencyMs,
+            info.IdealThroughput,
+            timeline,
+            new ByUsersModel(
+                [.. byUsers.Select(u => u.Users)],
+                [.. byUsers.Select(u => Round(u.Stats.MeanMs))],
+                [.. byUsers.Select(u => Round(u.Stats.P99Ms))],
+                [.. byUsers.Select(u => u.Stats.Count)]));
+    }
+
+    /// <summary>
+    /// Puts the run's events on the group's time axis (seconds since each series started). An event of one series
+    /// is drawn in that series' colour; a run-wide one once in grey when the group's series started together, else
+    /// once per series it falls within. A <c>…-down</c>/<c>…-start</c> event and the next matching
+    /// <c>…-up</c>/<c>…-end</c> shade the time between them.
+    /// </summary>
+    private static void PlaceEvents(
+        RunData run, ModeComparisonGroup group, IReadOnlyDictionary<string, string> colors, int length,
+        List<EventModel> events, List<WindowModel> windows)
+    {
+        const string RunWideColor = "#4a4f57";
+        var placed = new List<(double X, string Color, string? Label, bool RunWide, RunEvent Event)>();
+        var offsets = group.Rows.Select(r => r.Summary.Series.OffsetSeconds).Distinct().ToList();
+        foreach (var ev in run.Events.OrderBy(e => e.AtSeconds))
+        {
+            if (ev.SeriesId is not null)
+            {
+                var row = group.Rows.FirstOrDefault(r => r.Summary.Series.Id == ev.SeriesId);
+                if (row is not null)
+                {
+                    placed.Add((ev.AtSeconds - row.Summary.Series.OffsetSeconds, colors[row.Label], row.Label, false, ev));
+                }
+
+                continue;
+            }
+
+            if (offsets.Count == 1)
+            {
+                var x = ev.AtSeconds - offsets[0];
+                if (x >= 0 && x <= length)
+                {
+                    placed.Add((x, RunWideColor, null, true, ev));
+                }
+
+                continue;
+            }
+
+            foreach (var row in group.Rows)
+            {
+                var x = ev.AtSeconds - row.Summary.Series.OffsetSeconds;
+                if (x >= 0 && x <= Math.Max(row.Summary.Seconds, 1))
+                {
+                    placed.Add((x, colors[row.Label], row.Label, true, ev));
+                }
+            }
+        }
+
+        var number = 0;
+        foreach (var (x, color, label, runWide, ev) in placed.OrderBy(p => p.X))
+        {
+            events.Add(new EventModel(++number, Round(x) ?? 0, Round(ev.AtSeconds) ?? 0, ev.Kind, ev.Message, color, label, runWide));
+        }
+
+        foreach (var opening in events.Where(e => OpensWindow(e.Kind)))
+        {
+            var closing = events.FirstOrDefault(e => e.X >= opening.X && e.Label == opening.Label && Closes(opening.Kind, e.Kind));
+            windows.Add(new WindowModel(opening.X, closing?.X ?? length, opening.Color, opening.Label));
+        }
+    }
+
+    private static bool OpensWindow(string kind) =>
+        kind.EndsWith("-down", StringComparison.OrdinalIgnoreCase) || kind.EndsWith("-start", StringComparison.OrdinalIgnoreCase);
+
+    private static bool Closes(string opening, string kind)
+    {
+        var stem = opening[..opening.LastIndexOf('-')];
+        return string.Equals(kind, stem + "-up", StringComparison.OrdinalIgnoreCase)
+            || string.Equals(kind, stem + "-end", StringComparison.OrdinalIgnoreCase);
+    }
+
+    // Three decimals keep the page small without visible loss on any chart.
+    private static double? Round(double? value) => value is { } v && !double.IsNaN(v) && !double.IsInfinity(v) ? Math.Round(v, 3) : null;
+}
+
+internal sealed record RunInfoModel(string Id, string Profile, int Cores, IReadOnlyList<LegendModel> Legend);
+
+internal sealed record LegendModel(string Label, string Color);
+
+/// <param name="Length">Seconds on the group's time axis: the longest series.</param>
+/// <param name="Cores">Processor count for the CPU chart's "all cores" line.</param>
+internal sealed record GroupModel(
+    string Key,
+    string Title,
+    string Baseline,
+    IReadOnlyList<SeriesModel> Series,
+    IReadOnlyList<EventModel> Events,
+    IReadOnlyList<WindowModel> Windows,
+    int Length,
+    int Cores,
+    string CoresSource);
+
+internal sealed record SeriesModel(
+    string Id,
+    string Label,
+    string Mode,
+    string Model,
+    string Color,
+    bool HasServer,
+    double? IdealLatencyMs,
+    double? IdealThroughput,
+    TimelineModel Timeline,
+    ByUsersModel ByUsers);
+
+/// <summary>Per-second columns; index = second since the series started. Latency in ms, CPU in % of one core.</summary>
+internal sealed record TimelineModel(
+    IReadOnlyList<double?> Users,
+    IReadOnlyList<double?> Requests,
+    IReadOnlyList<double?> Failures,
+    IReadOnlyList<double?> Mean,
+    IReadOnlyList<double?> P99,
+    IReadOnlyList<double?>? IntendedMean,
+    IReadOnlyList<double?>? IntendedP99,
+    IReadOnlyList<double?> Threads,
+    IReadOnlyList<double?> BusyThreads,
+    IReadOnlyList<double?> Queue,
+    IReadOnlyList<double?> Cpu,
+    IReadOnlyList<double?> ContextSwitches,
+    IReadOnlyList<double?> MemoryMb);
+
+/// <summary>Response time per users level (or arrival rate, open model), from the merged histograms of its seconds.</summary>
+internal sealed record ByUsersModel(IReadOnlyList<int> Users, IReadOnlyList<double?> Mean, IReadOnlyList<double?> P99, IReadOnlyList<long> Count);
+
+/// <param name="X">Seconds since the series started (the charts' time axis).</param>
+/// <param name="RunSeconds">Seconds since the run started.</param>
+/// <param name="Label">The series whose time axis places it; null for a run-wide event common to the group's series.</param>
+/// <param name="RunWide">The event concerns the whole run, not one series.</param>
+internal sealed record EventModel(int Number, double X, double RunSeconds, string Kind, string Message, string Color, string? Label, bool RunWide);
+
+/// <param name="Label">The series it concerns, or null for the whole run.</param>
+internal sealed record WindowModel(double From, double To, string Color, string? Label);

@@ -1,0 +1,51 @@
+using System.Text;
+using Harness.LoadTests.Recording;
+
+namespace Harness.LoadTests.Reporting;
+
+/// <summary>The files a report consists of, as written.</summary>
+/// <param name="Html">index.html: the self-contained comparison report.</param>
+/// <param name="Markdown">summary.md: the tables.</param>
+/// <param name="Csv">csv/&lt;series id&gt;.csv, one per series, in the manifest's order.</param>
+public sealed record ReportFiles(string Html, string Markdown, IReadOnlyList<string> Csv)
+{
+    public IEnumerable<string> All => [Html, Markdown, .. Csv];
+}
+
+/// <summary>Writes a run's report into its run directory.</summary>
+public static class ReportWriter
+{
+    public const string HtmlFileName = "index.html";
+    public const string MarkdownFileName = "summary.md";
+    public const string CsvDirectoryName = "csv";
+
+    private static readonly UTF8Encoding Utf8NoBom = new(encoderShouldEmitUTF8Identifier: false);
+
+    /// <summary>
+    /// Writes <c>index.html</c>, <c>summary.md</c> and <c>csv/&lt;series&gt;.csv</c> under <paramref name="runDirectory"/>
+    /// (created if missing; existing report files are replaced). Threshold results, when given, appear in the HTML and Markdown.
+    /// </summary>
+    public static ReportFiles WriteAll(RunData run, string runDirectory, IReadOnlyList<ThresholdResult>? thresholds = null)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        ArgumentException.ThrowIfNullOrWhiteSpace(runDirectory);
+        Directory.CreateDirectory(runDirectory);
+        var csvDirectory = Path.Combine(runDirectory, CsvDirectoryName);
+        Directory.CreateDirectory(csvDirectory);
+
+        var csv = new List<string>();
+        foreach (var series in run.Manifest.Series)
+        {
+            var path = Path.Combine(csvDirectory, CsvReport.FileNameFor(series.Id));
+            File.WriteAllText(path, CsvReport.Render(SeriesSummary.TimelineOf(run, series.Id)), Utf8NoBom);
+            csv.Add(path);
+        }
+
+        var markdown = Path.Combine(runDirectory, MarkdownFileName);
+        File.WriteAllText(markdown, MarkdownReport.Render(run, thresholds), Utf8NoBom);
+
+        var html = Path.Combine(runDirectory, HtmlFileName);
+        File.WriteAllText(html, HtmlReport.Render(run, thresholds), Utf8NoBom);
+        return new ReportFiles(html, markdown, csv);
+    }
+}

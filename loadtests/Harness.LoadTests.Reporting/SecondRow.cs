@@ -1,0 +1,90 @@
+using Harness.LoadTests.Recording;
+
+namespace Harness.LoadTests.Reporting;
+
+/// <summary>
+/// One second of a series with the server counters turned into what the charts and CSV show: gauges as scraped,
+/// counters as rates over the gap since the previous scrape.
+/// </summary>
+/// <param name="CpuPercent">CPU time used per second of wall time, in % of one core (200 % = two cores busy).</param>
+/// <param name="ContextSwitchesPerSecond">Voluntary + involuntary context switches of the target per second.</param>
+internal sealed record SecondRow(
+    int Second,
+    int Users,
+    long Requests,
+    long Failures,
+    LatencyStats Latency,
+    LatencyStats? Intended,
+    bool HasServer,
+    double? Threads,
+    double? ThreadPoolThreads,
+    double? SchedulerThreads,
+    double? BusyThreads,
+    double? QueueLength,
+    double? CpuPercent,
+    double? ContextSwitchesPerSecond,
+    double? WorkingSetMb)
+{
+    public static IReadOnlyList<SecondRow> From(IReadOnlyList<SecondSample> samples)
+    {
+        ArgumentNullException.ThrowIfNull(samples);
+        var rows = new List<SecondRow>(samples.Count);
+        (int Second, double Value)? lastCpu = null, lastSwitches = null;
+        foreach (var sample in samples.OrderBy(s => s.Second))
+        {
+            var server = sample.Server;
+            var cpu = ServerMetrics.Value(server, ServerMetrics.CpuSecondsTotal);
+            var switches = ServerMetrics.ContextSwitches(server);
+            var workingSet = ServerMetrics.Value(server, ServerMetrics.WorkingSetBytes);
+            rows.Add(new SecondRow(
+                sample.Second,
+                sample.Users,
+                sample.Requests,
+                sample.Failures,
+                LatencyStats.From(sample.Latency),
+                sample.IntendedLatency is null ? null : LatencyStats.From(sample.IntendedLatency),
+                server.Count > 0,
+                ServerMetrics.Threads(server),
+                ServerMetrics.Value(server, ServerMetrics.ThreadPoolThreads),
+                ServerMetrics.Value(server, ServerMetrics.SchedulerThreads),
+                ServerMetrics.Value(server, ServerMetrics.SchedulerBusyThreads),
+                ServerMetrics.QueueLength(server),
+                RatePerSecond(lastCpu, sample.Second, cpu) * 100,
+                RatePerSecond(lastSwitches, sample.Second, switches),
+                workingSet / (1024 * 1024)));
+            lastCpu = cpu is null ? lastCpu : (sample.Second, cpu.Value);
+            lastSwitches = switches is null ? lastSwitches : (sample.Second, switches.Value);
+        }
+
+        return rows;
+    }
+
+    /// <summary>
+    /// How much a counter grew over the scrapes, as Prometheus' <c>increase()</c> counts it: a drop means the
+    /// target restarted, and the counter's new value is what it gained since. Null with fewer than two scrapes.
+    /// </summary>
+    public static double? CounterIncrease(IEnumerable<double?> values)
+    {
+        double? previous = null, increase = null;
+        foreach (var value in values)
+        {
+            if (value is null)
+            {
+                continue;
+            }
+
+            if (previous is not null)
+            {
+                increase = (increase ?? 0) + (value >= previous ? value - previous : value);
+            }
+
+            previous = value;
+        }
+
+        return increase;
+    }
+
+    // A counter that went down was reset by a restart; the rate across the restart is unknown.
+    private static double? RatePerSecond((int Second, double Value)? previous, int second, double? value) =>
+        previous is { } p && value is { } v && second > p.Second && v >= p.Value ? (v - p.Value) / (second - p.Second) : null;
+}

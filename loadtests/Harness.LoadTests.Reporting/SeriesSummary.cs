@@ -1,0 +1,149 @@
+using Harness.LoadTests.Recording;
+
+namespace Harness.LoadTests.Reporting;
+
+/// <summary>
+/// The figures of one series over its whole timeline. Latency comes from the merge of every second's histogram,
+/// so percentiles are those of all requests, never an average of per-second percentiles.
+/// </summary>
+public sealed record SeriesSummary
+{
+    public required SeriesInfo Series { get; init; }
+
+    /// <summary>Service time: from each request's send to its completion.</summary>
+    public required LatencyStats Latency { get; init; }
+
+    /// <summary>Open model only: latency from each request's intended start (coordinated omission corrected).</summary>
+    public required LatencyStats? IntendedLatency { get; init; }
+
+    public required long Requests { get; init; }
+
+    public required long Failures { get; init; }
+
+    /// <summary>Failures ÷ requests, 0 to 1 (0 when nothing completed).</summary>
+    public required double ErrorRate { get; init; }
+
+    /// <summary>Failures by status, most frequent first.</summary>
+    public required IReadOnlyList<KeyValuePair<string, long>> FailuresByStatus { get; init; }
+
+    /// <summary>Seconds recorded in the timeline.</summary>
+    public required int Seconds { get; init; }
+
+    /// <summary>Seconds in which the series had users (or an arrival rate) or completed requests.</summary>
+    public required int ActiveSeconds { get; init; }
+
+    /// <summary>Requests ÷ active seconds.</summary>
+    public required double RequestsPerSecond { get; init; }
+
+    /// <summary>Most users (closed model) or highest arrival rate (open model) of any second.</summary>
+    public required int PeakUsers { get; init; }
+
+    /// <summary>Seconds in which the target's /metrics answered.</summary>
+    public required int ServerSamples { get; init; }
+
+    /// <summary>Most OS threads of the target process in any second (see <see cref="ServerMetrics.Threads"/>).</summary>
+    public required double? PeakThreads { get; init; }
+
+    /// <summary>Most threads of the mode's scheduler running a work item at once.</summary>
+    public required double? PeakBusyThreads { get; init; }
+
+    /// <summary>Longest queue of work items waiting to start (see <see cref="ServerMetrics.QueueLength"/>).</summary>
+    public required double? PeakQueueLength { get; init; }
+
+    /// <summary>Growth of the target's voluntary + involuntary context switches over the series ÷ requests.</summary>
+    public required double? ContextSwitchesPerRequest { get; init; }
+
+    /// <summary>CPU time the target used over the series ÷ the time between its first and last scrape, in % of one core.</summary>
+    public required double? MeanCpuPercent { get; init; }
+
+    public required double? PeakWorkingSetMb { get; init; }
+
+    public bool IsOpenModel => string.Equals(Series.Model, "open", StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>Every second's service-time histogram merged; treat as read-only.</summary>
+    public required LatencyHistogram Histogram { get; init; }
+
+    /// <summary>Every second's intended-start histogram merged (open model), else null; treat as read-only.</summary>
+    public required LatencyHistogram? IntendedHistogram { get; init; }
+
+    /// <summary>Any percentile of the service time, in ms.</summary>
+    public double LatencyPercentileMs(double percentile) => Histogram.ValueAtPercentile(percentile) / 1000.0;
+
+    /// <summary>Any percentile of the intended-start latency, in ms; null in closed-model series.</summary>
+    public double? IntendedPercentileMs(double percentile) => IntendedHistogram?.ValueAtPercentile(percentile) / 1000.0;
+
+    public static SeriesSummary From(SeriesInfo series, IReadOnlyList<SecondSample> samples)
+    {
+        ArgumentNullException.ThrowIfNull(series);
+        ArgumentNullException.ThrowIfNull(samples);
+        var rows = SecondRow.From(samples);
+        var histogram = LatencyHistogram.Merge(samples.Select(s => s.Latency));
+        var intended = samples.Any(s => s.IntendedLatency is not null)
+            ? LatencyHistogram.Merge(samples.Where(s => s.IntendedLatency is not null).Select(s => s.IntendedLatency!))
+            : null;
+        long requests = samples.Sum(s => s.Requests), failures = samples.Sum(s => s.Failures);
+        var byStatus = new Dictionary<string, long>(StringComparer.Ordinal);
+        foreach (var (status, count) in samples.SelectMany(s => s.StatusCounts))
+        {
+            byStatus[status] = byStatus.GetValueOrDefault(status) + count;
+        }
+
+        var active = samples.Count(s => s.Users > 0 || s.Requests > 0);
+        var server = rows.Where(r => r.HasServer).ToList();
+        var switches = SecondRow.CounterIncrease(samples.OrderBy(s => s.Second).Select(s => ServerMetrics.ContextSwitches(s.Server)));
+        var cpuSamples = samples.OrderBy(s => s.Second)
+            .Select(s => (s.Second, Cpu: ServerMetrics.Value(s.Server, ServerMetrics.CpuSecondsTotal)))
+            .Where(s => s.Cpu is not null)
+            .ToList();
+        var cpuSpan = cpuSamples.Count < 2 ? 0 : cpuSamples[^1].Second - cpuSamples[0].Second;
+        var cpuSeconds = SecondRow.CounterIncrease(cpuSamples.Select(s => s.Cpu));
+
+        return new SeriesSummary
+        {
+            Series = series,
+            Histogram = histogram,
+            IntendedHistogram = intended,
+            Latency = LatencyStats.From(histogram),
+            IntendedLatency = intended is null ? null : LatencyStats.From(intended),
+            Requests = requests,
+            Failures = failures,
+            ErrorRate = requests == 0 ? 0 : (double)failures / requests,
+            FailuresByStatus = [.. byStatus.OrderByDescending(p => p.Value).ThenBy(p => p.Key, StringComparer.Ordinal)],
+            Seconds = samples.Count,
+            ActiveSeconds = active,
+            RequestsPerSecond = active == 0 ? 0 : (double)requests / active,
+            PeakUsers = samples.Count == 0 ? 0 : samples.Max(s => s.Users),
+            ServerSamples = server.Count,
+            PeakThreads = Peak(server, r => r.Threads),
+            PeakBusyThreads = Peak(server, r => r.BusyThreads),
+            PeakQueueLength = Peak(server, r => r.QueueLength),
+            ContextSwitchesPerRequest = switches is null || requests == 0 ? null : switches / requests,
+            MeanCpuPercent = cpuSeconds is null || cpuSpan == 0 ? null : cpuSeconds / cpuSpan * 100,
+            PeakWorkingSetMb = Peak(server, r => r.WorkingSetMb),
+        };
+    }
+
+    /// <summary>The summary of every series of a run, in the manifest's order; a series without a timeline has zero samples.</summary>
+    public static IReadOnlyList<SeriesSummary> ForRun(RunData run)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        return [.. run.Manifest.Series.Select(s => From(s, TimelineOf(run, s.Id)))];
+    }
+
+    internal static IReadOnlyList<SecondSample> TimelineOf(RunData run, string seriesId) =>
+        run.Timelines.TryGetValue(seriesId, out var samples) ? samples : [];
+
+    private static double? Peak(List<SecondRow> rows, Func<SecondRow, double?> read)
+    {
+        double? peak = null;
+        foreach (var row in rows)
+        {
+            if (read(row) is { } value && (peak is null || value > peak))
+            {
+                peak = value;
+            }
+        }
+
+        return peak;
+    }
+}

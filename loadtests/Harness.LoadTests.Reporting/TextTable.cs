@@ -1,0 +1,75 @@
+using System.Text;
+
+namespace Harness.LoadTests.Reporting;
+
+/// <summary>A table written either as aligned plain text (console) or as a Markdown pipe table.</summary>
+internal sealed class TextTable
+{
+    private readonly string[] _headers;
+    private readonly bool[] _rightAligned;
+    private readonly List<string[]> _rows = [];
+
+    /// <param name="headers">Column titles; a title starting with '>' marks a right-aligned (numeric) column.</param>
+    public TextTable(params string[] headers)
+    {
+        _rightAligned = [.. headers.Select(h => h.StartsWith('>'))];
+        _headers = [.. headers.Select(h => h.TrimStart('>'))];
+    }
+
+    public int RowCount => _rows.Count;
+
+    public void Add(params string[] cells)
+    {
+        if (cells.Length != _headers.Length)
+        {
+            throw new ArgumentException($"Expected {_headers.Length} cells, got {cells.Length}.", nameof(cells));
+        }
+
+        _rows.Add(cells);
+    }
+
+    public string ToText()
+    {
+        var widths = _headers.Select((h, i) => Math.Max(h.Length, _rows.Count == 0 ? 0 : _rows.Max(r => r[i].Length))).ToArray();
+        var text = new StringBuilder();
+        AppendTextRow(text, _headers, widths);
+        text.AppendLine(string.Join("  ", widths.Select(w => new string('-', w))).TrimEnd());
+        foreach (var row in _rows)
+        {
+            AppendTextRow(text, row, widths);
+        }
+
+        return text.ToString();
+    }
+
+    public string ToMarkdown()
+    {
+        var text = new StringBuilder();
+        text.Append("| ").AppendJoin(" | ", _headers.Select(Escape)).AppendLine(" |");
+        text.Append('|').AppendJoin('|', _rightAligned.Select(r => r ? "---:" : "---")).AppendLine("|");
+        foreach (var row in _rows)
+        {
+            text.Append("| ").AppendJoin(" | ", row.Select(Escape)).AppendLine(" |");
+        }
+
+        return text.ToString();
+    }
+
+    private void AppendTextRow(StringBuilder text, string[] cells, int[] widths)
+    {
+        var line = new StringBuilder();
+        for (var i = 0; i < cells.Length; i++)
+        {
+            if (i > 0)
+            {
+                line.Append("  ");
+            }
+
+            line.Append(_rightAligned[i] ? cells[i].PadLeft(widths[i]) : cells[i].PadRight(widths[i]));
+        }
+
+        text.AppendLine(line.ToString().TrimEnd());
+    }
+
+    private static string Escape(string cell) => cell.Replace("|", "\\|", StringComparison.Ordinal).Replace("\n", " ", StringComparison.Ordinal);
+}

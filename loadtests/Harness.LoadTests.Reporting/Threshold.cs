@@ -1,0 +1,386 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+using Harness.LoadTests.Recording;
+
+namespace Harness.LoadTests.Reporting;
+
+/// <summary>What a threshold measures.</summary>
+public enum ThresholdMetric
+{
+    Mean,
+    Percentile,
+    Max,
+    RequestsPerSecond,
+    ErrorCount,
+    ErrorRate,
+    Threads,
+    QueueLength,
+    ContextSwitchesPerRequest,
+}
+
+public enum ThresholdOperator
+{
+    LessThan,
+    LessThanOrEqual,
+    GreaterThan,
+    GreaterThanOrEqual,
+}
+
+/// <summary>
+/// A pass/fail condition on a run's series: <c>[scope:]metric operator value[unit]</c>, e.g. <c>p99&lt;4500ms</c>,
+/// <c>errors&lt;1%</c>, <c>grpc-compute-iocp:mean&lt;=5s</c>, <c>mode=iocp,stack=grpc:rps&gt;=20</c>.
+/// See <see cref="Syntax"/> and docs/report.md.
+/// </summary>
+/// <param name="Expression">The text as given.</param>
+/// <param name="SeriesId">Scope by series id, or null.</param>
+/// <param name="Filters">Scope by series fields (<c>stack</c>, <c>operation</c>, <c>mode</c>, <c>model</c>, <c>id</c>), all of which must match; empty = every series.</param>
+/// <param name="Percentile">For <see cref="ThresholdMetric.Percentile"/>: 0–100.</param>
+/// <param name="Intended">True for the <c>co-</c> metrics: the latency from the intended start, open-model series only.</param>
+/// <param name="Limit">In the metric's canonical unit: ms for latency, % for the error rate, a plain number otherwise.</param>
+public sealed partial record Threshold(
+    string Expression,
+    string? SeriesId,
+    IReadOnlyDictionary<string, string> Filters,
+    ThresholdMetric Metric,
+    double? Percentile,
+    bool Intended,
+    ThresholdOperator Operator,
+    double Limit)
+{
+    public const string Syntax =
+        "Syntax: [scope:]metric operator value[unit], e.g. p99<4500ms, errors<1%, grpc-compute-iocp:mean<=5s, mode=iocp,stack=grpc:rps>=20. "
+        + "Metrics: mean, p<N> (p50, p90, p99, p99.9...), max, rps, errors, threads, queue, ctxsw; "
+        + "co-mean, co-p<N>, co-max for the latency from the intended start (open-model series only). "
+        + "Operators: <, <=, >, >=. "
+        + "Units: ms (the default), s, us for latency; % after errors for the error rate (no unit: a count of failures); none for rps, threads, queue, ctxsw. "
+        + "Scope: a series id, or key=value pairs joined by ',' with keys stack, operation, mode, model, id.";
+
+    private static readonly string[] ScopeKeys = ["stack", "operation", "mode", "model", "id"];
+
+    /// <summary>The metric as written in the syntax, e.g. <c>p99</c>, <c>co-mean</c>, <c>errors</c>.</summary>
+    public string MetricName => (Intended ? "co-" : string.Empty) + Metric switch
+    {
+        ThresholdMetric.Mean => "mean",
+        ThresholdMetric.Percentile => "p" + Format.Plain(Percentile ?? 0),
+        ThresholdMetric.Max => "max",
+        ThresholdMetric.RequestsPerSecond => "rps",
+        ThresholdMetric.ErrorCount or ThresholdMetric.ErrorRate => "errors",
+        ThresholdMetric.Threads => "threads",
+        ThresholdMetric.QueueLength => "queue",
+        _ => "ctxsw",
+    };
+
+    public string OperatorText => Operator switch
+    {
+        ThresholdOperator.LessThan => "<",
+        ThresholdOperator.LessThanOrEqual => "<=",
+        ThresholdOperator.GreaterThan => ">",
+        _ => ">=",
+    };
+
+    public bool IsLatency => Metric is ThresholdMetric.Mean or ThresholdMetric.Percentile or ThresholdMetric.Max;
+
+    /// <exception cref="FormatException">The text is not a threshold; the message says why and gives <see cref="Syntax"/>.</exception>
+    public static Threshold Parse(string expression)
+    {
+        if (string.IsNullOrWhiteSpace(expression))
+        {
+            throw Error(expression ?? string.Empty, "it is empty");
+        }
+
+        var text = expression.Trim();
+        var colon = text.LastIndexOf(':');
+        var scope = colon < 0 ? null : text[..colon].Trim();
+        var body = colon < 0 ? text : text[(colon + 1)..].Trim();
+        var (seriesId, filters) = ParseScope(expression, scope);
+
+        var match = BodyPattern().Match(body);
+        if (!match.Success)
+        {
+            throw Error(expression, $"'{body}' is not metric, operator, value (e.g. p99<4500ms)");
+        }
+
+        var (metric, percentile, intended) = ParseMetric(expression, match.Groups["metric"].Value.ToLowerInvariant());
+        var op = match.Groups["op"].Value switch
+        {
+            "<" => ThresholdOperator.LessThan,
+            "<=" => ThresholdOperator.LessThanOrEqual,
+            ">" => ThresholdOperator.GreaterThan,
+            ">=" => ThresholdOperator.GreaterThanOrEqual,
+            var other => throw Error(expression, other.Length == 0 ? "the operator is missing" : $"unknown operator '{other}'"),
+        };
+
+        var valueText = match.Groups["value"].Value;
+        if (!double.TryParse(valueText, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var value))
+        {
+            throw Error(expression, valueText.Length == 0 ? "the value is missing" : $"'{valueText}' is not a number");
+        }
+
+        var unit = match.Groups["unit"].Value.Trim().ToLowerInvariant();
+        double limit;
+        if (metric is ThresholdMetric.Mean or ThresholdMetric.Percentile or ThresholdMetric.Max)
+        {
+            limit = unit switch
+            {
+                "" or "ms" => value,
+                "s" => value * 1000,
+                "us" or "µs" => value / 1000,
+                _ => throw Error(expression, $"unit '{unit}' is not a latency unit (ms, s, us)"),
+            };
+        }
+        else if (metric == ThresholdMetric.ErrorCount && unit == "%")
+        {
+            metric = ThresholdMetric.ErrorRate;
+            limit = value;
+        }
+        else if (unit.Length > 0 && !(metric == ThresholdMetric.RequestsPerSecond && unit == "/s"))
+        {
+            throw Error(expression, $"'{match.Groups["metric"].Value}' takes no unit '{unit}'");
+        }
+        else
+        {
+            limit = value;
+        }
+
+        return new Threshold(expression, seriesId, filters, metric, percentile, intended, op, limit);
+    }
+
+    /// <summary>Whether the threshold's scope includes this series (the <c>co-</c> metrics also need an open-model series).</summary>
+    public bool AppliesTo(SeriesInfo series)
+    {
+        ArgumentNullException.ThrowIfNull(series);
+        if (SeriesId is not null && !string.Equals(SeriesId, series.Id, StringComparison.OrdinalIgnoreCase))
+        {
+            return false;
+        }
+
+        if (Intended && !string.Equals(series.Model, "open", StringComparison.OrdinalIgnoreCase))
+        {
+            return false;
+        }
+
+        return Filters.All(f => string.Equals(f.Value, FieldOf(series, f.Key), StringComparison.OrdinalIgnoreCase));
+    }
+
+    /// <summary>The series' figure in the canonical unit, or null when it was not measured.</summary>
+    public double? Measure(SeriesSummary summary)
+    {
+        ArgumentNullException.ThrowIfNull(summary);
+        if (IsLatency)
+        {
+            var stats = Intended ? summary.IntendedLatency : summary.Latency;
+            if (stats is null || stats.Count == 0)
+            {
+                return null;
+            }
+
+            return Metric switch
+            {
+                ThresholdMetric.Mean => stats.MeanMs,
+                ThresholdMetric.Max => stats.MaxMs,
+                _ => Intended ? summary.IntendedPercentileMs(Percentile!.Value) : summary.LatencyPercentileMs(Percentile!.Value),
+            };
+        }
+
+        return Metric switch
+        {
+            ThresholdMetric.RequestsPerSecond => summary.RequestsPerSecond,
+            ThresholdMetric.ErrorCount => summary.Failures,
+            ThresholdMetric.ErrorRate => summary.Requests == 0 ? null : summary.ErrorRate * 100,
+            ThresholdMetric.Threads => summary.PeakThreads,
+            ThresholdMetric.QueueLength => summary.PeakQueueLength,
+            _ => summary.ContextSwitchesPerRequest,
+        };
+    }
+
+    public bool IsMetBy(double actual) => Operator switch
+    {
+        ThresholdOperator.LessThan => actual < Limit,
+        ThresholdOperator.LessThanOrEqual => actual <= Limit,
+        ThresholdOperator.GreaterThan => actual > Limit,
+        _ => actual >= Limit,
+    };
+
+    /// <summary>A figure in this threshold's unit, e.g. <c>4,213 ms</c>, <c>0.52 %</c>, <c>31</c>.</summary>
+    public string FormatValue(double value) =>
+        IsLatency ? Format.Number(value) + " ms" : Metric == ThresholdMetric.ErrorRate ? Format.Number(value) + " %" : Format.Number(value);
+
+    public override string ToString() => Expression;
+
+    private static (string? SeriesId, IReadOnlyDictionary<string, string> Filters) ParseScope(string expression, string? scope)
+    {
+        var filters = new Dictionary<string, string>(StringComparer.Ordinal);
+        if (scope is null)
+        {
+            return (null, filters);
+        }
+
+        if (scope.Length == 0)
+        {
+            throw Error(expression, "the scope before ':' is empty");
+        }
+
+        if (!scope.Contains('=', StringComparison.Ordinal))
+        {
+            if (scope.Any(char.IsWhiteSpace) || scope.Contains(',', StringComparison.Ordinal))
+            {
+                throw Error(expression, $"scope '{scope}' is neither a series id nor key=value pairs");
+            }
+
+            return (scope, filters);
+        }
+
+        foreach (var part in scope.Split(',', StringSplitOptions.TrimEntries))
+        {
+            var equals = part.IndexOf('=', StringComparison.Ordinal);
+            var key = equals < 0 ? part : part[..equals].Trim().ToLowerInvariant();
+            var value = equals < 0 ? string.Empty : part[(equals + 1)..].Trim();
+            if (equals < 0 || !ScopeKeys.Contains(key) || value.Length == 0)
+            {
+                throw Error(expression, $"scope part '{part}' is not key=value with a key of {string.Join(", ", ScopeKeys)}");
+            }
+
+            if (!filters.TryAdd(key, value))
+            {
+                throw Error(expression, $"scope key '{key}' is given twice");
+            }
+        }
+
+        return (null, filters);
+    }
+
+    private static (ThresholdMetric Metric, double? Percentile, bool Intended) ParseMetric(string expression, string name)
+    {
+        var intended = name.StartsWith("co-", StringComparison.Ordinal);
+        var bare = intended ? name[3..] : name;
+        switch (bare)
+        {
+            case "mean" or "avg":
+                return (ThresholdMetric.Mean, null, intended);
+            case "max":
+                return (ThresholdMetric.Max, null, intended);
+        }
+
+        if (bare.Length > 1 && bare[0] == 'p'
+            && double.TryParse(bare.AsSpan(1), NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var percentile))
+        {
+            if (percentile is <= 0 or > 100)
+            {
+                throw Error(expression, $"percentile '{name}' is outside p0–p100");
+            }
+
+            return (ThresholdMetric.Percentile, percentile, intended);
+        }
+
+        if (!intended)
+        {
+            switch (bare)
+            {
+                case "rps":
+                    return (ThresholdMetric.RequestsPerSecond, null, false);
+                case "errors":
+                    return (ThresholdMetric.ErrorCount, null, false);
+                case "threads":
+                    return (ThresholdMetric.Threads, null, false);
+                case "queue":
+                    return (ThresholdMetric.QueueLength, null, false);
+                case "ctxsw":
+                    return (ThresholdMetric.ContextSwitchesPerRequest, null, false);
+            }
+        }
+
+        throw Error(expression, $"unknown metric '{name}'");
+    }
+
+    private static string? FieldOf(SeriesInfo series, string key) => key switch
+    {
+        "stack" => series.Stack,
+        "operation" => series.Operation,
+        "mode" => series.Mode,
+        "model" => series.Model,
+        "id" => series.Id,
+        _ => null,
+    };
+
+    private static FormatException Error(string expression, string reason) =>
+        new($"Invalid threshold \"{expression}\": {reason}. {Syntax}");
+
+    // Deliberately loose: each part is then checked on its own so the message can name what is wrong.
+    [GeneratedRegex(@"^(?<metric>[A-Za-z][A-Za-z0-9.\-]*)\s*(?<op>[<>=!]*)\s*(?<value>[0-9]*\.?[0-9]*)\s*(?<unit>[A-Za-zµ%/]*)$", RegexOptions.CultureInvariant)]
+    private static partial Regex BodyPattern();
+}
+
+/// <summary>The outcome of one threshold on one series.</summary>
+/// <param name="SeriesId">The series measured; null when the threshold's scope matched no series.</param>
+/// <param name="Actual">The series' figure in the threshold's unit; null when not measured.</param>
+public sealed record ThresholdResult(Threshold Threshold, string? SeriesId, double? Actual, bool Passed, string Message);
+
+/// <summary>Checks thresholds against a run. A threshold whose scope matches nothing, or whose figure was not measured, fails.</summary>
+public static class ThresholdEvaluator
+{
+    public static IReadOnlyList<ThresholdResult> Evaluate(RunData run, IEnumerable<Threshold> thresholds)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        return Evaluate(SeriesSummary.ForRun(run), thresholds);
+    }
+
+    public static IReadOnlyList<ThresholdResult> Evaluate(IReadOnlyList<SeriesSummary> summaries, IEnumerable<Threshold> thresholds)
+    {
+        ArgumentNullException.ThrowIfNull(summaries);
+        ArgumentNullException.ThrowIfNull(thresholds);
+        var results = new List<ThresholdResult>();
+        foreach (var threshold in thresholds)
+        {
+            var matching = summaries.Where(s => threshold.AppliesTo(s.Series)).ToList();
+            if (matching.Count == 0)
+            {
+                results.Add(new ThresholdResult(threshold, null, null, false,
+                    $"{threshold.Expression}: no series matched (an open-model series is needed for co- metrics)"));
+                continue;
+            }
+
+            foreach (var summary in matching)
+            {
+                var actual = threshold.Measure(summary);
+                var limit = threshold.FormatValue(threshold.Limit);
+                if (actual is not { } value)
+                {
+                    var reason = threshold.IsLatency ? "no request completed" : "not measured (no server samples?)";
+                    results.Add(new ThresholdResult(threshold, summary.Series.Id, null, false,
+                        $"{threshold.MetricName} {threshold.OperatorText} {limit}: {reason}"));
+                    continue;
+                }
+
+                var passed = threshold.IsMetBy(value);
+                results.Add(new ThresholdResult(threshold, summary.Series.Id, value, passed,
+                    $"{threshold.MetricName} = {threshold.FormatValue(value)}, limit {threshold.OperatorText} {limit}"));
+            }
+        }
+
+        return results;
+    }
+
+    public static bool AllPassed(IEnumerable<ThresholdResult> results) => results.All(r => r.Passed);
+
+    /// <summary>For the console: one line per threshold and series, then a count of failures.</summary>
+    public static string ToText(IReadOnlyList<ThresholdResult> results) =>
+        Table(results).ToText() + $"{results.Count(r => !r.Passed)} of {results.Count} threshold checks failed.{Environment.NewLine}";
+
+    public static string ToMarkdown(IReadOnlyList<ThresholdResult> results) => Table(results).ToMarkdown();
+
+    private static TextTable Table(IReadOnlyList<ThresholdResult> results)
+    {
+        var table = new TextTable("result", "threshold", "series", ">actual", "detail");
+        foreach (var result in results)
+        {
+            table.Add(
+                result.Passed ? "pass" : "FAIL",
+                result.Threshold.Expression,
+                result.SeriesId ?? Format.Missing,
+                result.Actual is { } a ? result.Threshold.FormatValue(a) : Format.Missing,
+                result.Message);
+        }
+
+        return table;
+    }
+}

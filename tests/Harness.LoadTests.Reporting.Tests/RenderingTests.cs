@@ -1,0 +1,115 @@
+using System.Diagnostics;
+using System.Text.RegularExpressions;
+using Xunit.Abstractions;
+
+namespace Harness.LoadTests.Reporting.Tests;
+
+/// <summary>
+/// Opens a written report in headless Chromium and checks that the page's script drew every chart. Chromium is
+/// required, not optional: without it this test fails and says how to install it (CI installs it).
+/// </summary>
+public sealed partial class RenderingTests : IDisposable
+{
+    private const string InstallHint = "Headless Chromium is needed to check that the report's charts draw. Install it with: apt-get update && apt-get install -y chromium";
+
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(45);
+
+    private readonly ITestOutputHelper _output;
+    private readonly string _directory = Path.Combine(Path.GetTempPath(), "harness-render-" + Guid.NewGuid().ToString("N"));
+
+    public RenderingTests(ITestOutputHelper output) => _output = output;
+
+    public void Dispose()
+    {
+        if (Directory.Exists(_directory))
+        {
+            Directory.Delete(_directory, recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task Every_chart_of_a_three_mode_run_draws_in_a_headless_browser()
+    {
+        var browser = FindChromium();
+        Assert.True(browser is not null, InstallHint);
+        var run = Runs.ThreeModeRamp();
+        var files = ReportWriter.WriteAll(run, _directory);
+
+        var dom = await DumpDomAsync(browser, files.Html);
+
+        var body = BodyTag().Match(dom);
+        Assert.True(body.Success, "Chromium returned no <body>: " + dom[..Math.Min(dom.Length, 500)]);
+        int Attribute(string name)
+        {
+            var match = Regex.Match(body.Value, $"data-{name}=\"(\\d+)\"");
+            Assert.True(match.Success, $"The page's script did not set data-{name}; it did not finish. <body> tag: {body.Value}");
+            return int.Parse(match.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
+        }
+
+        // ramp group: 3 classic + load, throughput, latency, vs-load, failures, 6 server charts = 14;
+        // soap group (iocp without server samples): 2 classic + 4 client + 6 server = 12;
+        // open-model group: 2 classic + 4 client + intended latency + 6 server = 13.
+        _output.WriteLine(body.Value);
+        Assert.Equal(0, Attribute("chart-errors"));
+        Assert.Equal(39, Attribute("charts-expected"));
+        Assert.Equal(0, Attribute("charts-blank"));
+        Assert.Equal(39, Attribute("charts-drawn"));
+        Assert.Equal(39, Regex.Count(dom, "<canvas"));
+        Assert.DoesNotContain("class=\"notice error\"", dom, StringComparison.Ordinal);
+    }
+
+    private static string? FindChromium()
+    {
+        string[] names = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
+        var path = Environment.GetEnvironmentVariable("PATH") ?? string.Empty;
+        return names
+            .SelectMany(name => path.Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries).Select(dir => Path.Combine(dir, name)))
+            .FirstOrDefault(File.Exists);
+    }
+
+    private async Task<string> DumpDomAsync(string browser, string htmlPath)
+    {
+        var profile = Path.Combine(_directory, "chromium-profile");
+        Directory.CreateDirectory(profile);
+        var start = new ProcessStartInfo(browser)
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        foreach (var argument in new[]
+        {
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run", "--disable-dev-shm-usage", $"--user-data-dir={profile}",
+            "--window-size=1400,4000", "--virtual-time-budget=5000", "--dump-dom", new Uri(htmlPath).AbsoluteUri,
+        })
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {browser}.");
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = process.StandardError.ReadToEndAsync();
+        using var cancel = new CancellationTokenSource(Timeout);
+        try
+        {
+            await process.WaitForExitAsync(cancel.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
+            Assert.Fail($"Chromium did not finish within {Timeout.TotalSeconds} s. stderr: {await stderr}");
+        }
+
+        var dom = await stdout;
+        if (process.ExitCode != 0 || dom.Length == 0)
+        {
+            Assert.Fail($"Chromium exited with {process.ExitCode}. stderr: {await stderr}");
+        }
+
+        return dom;
+    }
+
+    [GeneratedRegex("<body[^>]*>")]
+    private static partial Regex BodyTag();
+}
