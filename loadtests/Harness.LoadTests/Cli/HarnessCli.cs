@@ -46,7 +46,7 @@ public static class HarnessCli
         {
             var folder = RunFolder(parse.GetValue(runFolder)!);
             var written = ReportWriter.WriteAll(RawRunReader.Read(folder), folder);
-            console.MarkupLineInterpolated($"[green]Report:[/] {written.IndexHtml}");
+            console.MarkupLineInterpolated($"[green]Report:[/] {written.Html}");
             return 0;
         }));
         root.Subcommands.Add(report);

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using Harness.LoadTests.Profiles;
+using Harness.LoadTests.Reporting;
 using Harness.LoadTests.Running;
 using Harness.LoadTests.Scenarios;
 using Harness.LoadTests.Targets;
@@ -122,7 +123,7 @@ public sealed class RunCommandOptions
             targets,
             settings,
             maxFailures,
-            parse.GetValue(Assertions) ?? [],
+            [.. (parse.GetValue(Assertions) ?? []).Select(a => Guard(() => Threshold.Parse(a)))],
             parse.GetValue(Output)!,
             commandLine);
     }

@@ -1,4 +1,5 @@
 using Harness.LoadTests.Profiles;
+using Harness.LoadTests.Reporting;
 using Harness.LoadTests.Scenarios;
 using Harness.LoadTests.Targets;
 
@@ -6,7 +7,7 @@ namespace Harness.LoadTests.Running;
 
 /// <summary>Everything <c>harness run</c> was asked to do, validated.</summary>
 /// <param name="Targets">External targets; empty means start the services locally.</param>
-/// <param name="Assertions">Threshold expressions checked after the report is written.</param>
+/// <param name="Thresholds">The <c>--assert</c> thresholds, checked once the run is over.</param>
 public sealed record RunOptions(
     LoadProfile Profile,
     double TimeScale,
@@ -16,6 +17,6 @@ public sealed record RunOptions(
     IReadOnlyList<ServiceTarget> Targets,
     OperationSettings Settings,
     long MaxFailures,
-    IReadOnlyList<string> Assertions,
+    IReadOnlyList<Threshold> Thresholds,
     string OutputDirectory,
     string CommandLine);

@@ -24,7 +24,6 @@ public sealed class RunOrchestrator(IAnsiConsole console)
 
     public async Task<int> RunAsync(RunOptions options, ITargetProvider targets, CancellationToken cancellationToken)
     {
-        var thresholds = options.Assertions.Select(Threshold.Parse).ToList();
         var runId = DateTimeOffset.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
         var runDirectory = Path.GetFullPath(Path.Combine(options.OutputDirectory, runId));
         Directory.CreateDirectory(runDirectory);
@@ -109,21 +108,21 @@ public sealed class RunOrchestrator(IAnsiConsole console)
             recorder.Complete();
         }
 
-        var run = RawRunReader.Read(runDirectory);
-        var written = ReportWriter.WriteAll(run, runDirectory);
-        console.MarkupLineInterpolated($"[green]Report:[/] {written.IndexHtml}");
-
-        var breached = 0;
-        foreach (var result in ThresholdEvaluator.Evaluate(run, thresholds))
+        var run = RawRunReader.Read(runDirectory, out var warnings);
+        foreach (var warning in warnings)
         {
-            if (!result.Passed)
-            {
-                breached++;
-            }
-
-            console.MarkupLineInterpolated($"{(result.Passed ? "[green]pass[/]" : "[red]FAIL[/]")} {result.ToString()}");
+            console.MarkupLineInterpolated($"[yellow]warning:[/] {warning}");
         }
 
+        var results = ThresholdEvaluator.Evaluate(run, options.Thresholds);
+        var written = ReportWriter.WriteAll(run, runDirectory, results);
+        if (results.Count > 0)
+        {
+            console.WriteLine(ThresholdEvaluator.ToText(results));
+        }
+
+        console.MarkupLineInterpolated($"[green]Report:[/] {written.Html}");
+        var breached = results.Count(r => !r.Passed);
         return interrupted ? ExitInterrupted : breached > 0 ? ExitThresholdBreached : ExitOk;
     }
 
