@@ -16,13 +16,8 @@ public static class HtmlReport
     /// <summary>The chart library inlined into every report, as recorded in web/package.json.</summary>
     public const string ChartLibrary = "Chart.js 4.6.1 (MIT)";
 
-    private static readonly JsonSerializerOptions JsonOptions = new()
-    {
-        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
-
-        // The default encoder escapes <, >, & and quotes, so the JSON cannot close its <script> element.
-        WriteIndented = false,
-    };
+    // The default encoder escapes <, >, & and quotes, so the JSON cannot close its <script> element.
+    private static readonly JsonSerializerOptions JsonOptions = new() { PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
 
     private static readonly Lazy<string> ChartScript = new(() => ScriptSafe(StripSourceMap(Resource("chart.js"))));
     private static readonly Lazy<string> PageScript = new(() => ScriptSafe(Resource("report.js")));

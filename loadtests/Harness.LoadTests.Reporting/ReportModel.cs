@@ -8,7 +8,7 @@ namespace Harness.LoadTests.Reporting;
 /// by the second since the series started; a second with no sample (the target was down, the agent lost it) is null,
 /// so the lines break there instead of joining across the gap.
 /// </summary>
-internal sealed record ReportModel(RunInfoModel Run, IReadOnlyList<GroupModel> Groups)
+internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
 {
     /// <summary>Run-wide colours: threadpool, iocp and custompool are fixed so every report reads alike.</summary>
     private static readonly Dictionary<string, string> FixedColors = new(StringComparer.OrdinalIgnoreCase)
@@ -23,13 +23,7 @@ internal sealed record ReportModel(RunInfoModel Run, IReadOnlyList<GroupModel> G
     public static ReportModel Build(RunData run, IReadOnlyList<ModeComparisonGroup> groups)
     {
         var colors = ColorsFor(run, groups);
-        var manifest = run.Manifest;
-        var info = new RunInfoModel(
-            manifest.RunId,
-            manifest.Profile,
-            manifest.Machine.ProcessorCount,
-            colors.Select(c => new LegendModel(c.Key, c.Value)).ToList());
-        return new ReportModel(info, [.. groups.Select(g => BuildGroup(run, g, colors))]);
+        return new ReportModel([.. groups.Select(g => BuildGroup(run, g, colors))]);
     }
 
     /// <summary>One colour per label (mode, or series id where two series share a mode), the same in every group.</summary>
@@ -123,8 +117,8 @@ internal sealed record ReportModel(RunInfoModel Run, IReadOnlyList<GroupModel> G
             info.Model,
             color,
             row.Summary.ServerSamples > 0,
-            info.IdealLatencyMs,
-            info.IdealThroughput,
+            Round(info.IdealLatencyMs),
+            Round(info.IdealThroughput),
             timeline,
             new ByUsersModel(
                 [.. byUsers.Select(u => u.Users)],
@@ -206,10 +200,6 @@ internal sealed record ReportModel(RunInfoModel Run, IReadOnlyList<GroupModel> G
     // Three decimals keep the page small without visible loss on any chart.
     private static double? Round(double? value) => value is { } v && !double.IsNaN(v) && !double.IsInfinity(v) ? Math.Round(v, 3) : null;
 }
-
-internal sealed record RunInfoModel(string Id, string Profile, int Cores, IReadOnlyList<LegendModel> Legend);
-
-internal sealed record LegendModel(string Label, string Color);
 
 /// <param name="Length">Seconds on the group's time axis: the longest series.</param>
 /// <param name="Cores">Processor count for the CPU chart's "all cores" line.</param>

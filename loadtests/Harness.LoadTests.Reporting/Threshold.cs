@@ -335,7 +335,7 @@ public static class ThresholdEvaluator
             if (matching.Count == 0)
             {
                 results.Add(new ThresholdResult(threshold, null, null, false,
-                    $"{threshold.Expression}: no series matched (an open-model series is needed for co- metrics)"));
+                    threshold.Intended ? "no open-model series matched (co- metrics need one)" : "no series matched the scope"));
                 continue;
             }
 

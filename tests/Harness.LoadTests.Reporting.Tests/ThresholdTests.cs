@@ -157,6 +157,7 @@ public sealed class ThresholdTests
         Assert.Equal("grpc-call-third-party-iocp", results[1].SeriesId);
         Assert.Contains("not measured", results[1].Message, StringComparison.Ordinal);
         Assert.Null(results[2].SeriesId);
+        Assert.Equal("no open-model series matched (co- metrics need one)", results[2].Message);
 
         var text = ThresholdEvaluator.ToText(results);
         Assert.Contains("3 of 3 threshold checks failed.", text, StringComparison.Ordinal);
