@@ -6,4 +6,11 @@ using Spectre.Console;
 ThreadPool.GetMinThreads(out var workers, out var completionPorts);
 ThreadPool.SetMinThreads(Math.Max(workers, 64), Math.Max(completionPorts, 64));
 
-return await HarnessCli.Create(AnsiConsole.Console).Parse(args).InvokeAsync();
+// Redirected output (CI logs, files) is read by tools and people searching it: never wrap a report path.
+var console = AnsiConsole.Console;
+if (Console.IsOutputRedirected)
+{
+    console.Profile.Width = 4096;
+}
+
+return await HarnessCli.Create(console).Parse(args).InvokeAsync();

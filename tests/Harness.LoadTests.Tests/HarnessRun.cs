@@ -15,6 +15,7 @@ internal static class HarnessRun
             ColorSystem = ColorSystemSupport.NoColors,
             Out = new AnsiConsoleOutput(writer),
         });
+        console.Profile.Width = 4096;
         var exitCode = await HarnessCli.Create(console).Parse(args).InvokeAsync();
         return (exitCode, writer.ToString());
     }
