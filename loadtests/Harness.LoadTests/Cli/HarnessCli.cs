@@ -69,7 +69,16 @@ public static class HarnessCli
         await using ITargetProvider targets = run.Targets.Count > 0
             ? new ExternalTargets(run.Targets)
             : new LocalTargets(run.Stacks, run.Modes, message => console.MarkupLineInterpolated($"[grey]{message}[/]"));
-        return await new RunOrchestrator(console).RunAsync(run, targets, cancellationToken);
+        try
+        {
+            return await new RunOrchestrator(console).RunAsync(run, targets, cancellationToken);
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            // System.CommandLine reports a stray OperationCanceledException as a bare exit code 1; say what broke.
+            console.MarkupLineInterpolated($"[red]error:[/] the run failed: {ex}");
+            return 1;
+        }
     }
 
     private static int Guarded(IAnsiConsole console, Func<int> action)

@@ -28,7 +28,11 @@ public sealed class ServerScraper(HttpClient http, RunRecorder recorder, double 
                     recorder.RecordEvent(new RunEvent(seriesOffsetSeconds + clock.Elapsed.TotalSeconds, "target-up", seriesId, $"{url} answers again"));
                 }
             }
-            catch (Exception ex) when (ex is HttpRequestException or TaskCanceledException && !cancellationToken.IsCancellationRequested)
+            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+            {
+                return;
+            }
+            catch (Exception ex) when (ex is HttpRequestException or TaskCanceledException)
             {
                 if (!down)
                 {
