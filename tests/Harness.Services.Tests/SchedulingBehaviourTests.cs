@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Harness.Contracts;
+using Harness.LoadTests.Targets;
 using Xunit.Abstractions;
 
 namespace Harness.Services.Tests;
@@ -20,7 +21,7 @@ public sealed class SchedulingBehaviourTests(ITestOutputHelper output)
     {
         // Arrange
         var n = Environment.ProcessorCount;
-        await using var service = await ServiceProcess.StartAsync(AssemblyOf(stack), "--Scheduling:Mode=iocp");
+        await using var service = await LocalProcess.StartAsync(AssemblyOf(stack), AssemblyOf(stack), ["--Scheduling:Mode=iocp"], CancellationToken.None);
         using var client = CreateClient(stack, service.Address);
         var iterations = await CalibrateAsync(client, targetMs: 100);
 
@@ -30,8 +31,8 @@ public sealed class SchedulingBehaviourTests(ITestOutputHelper output)
             await Task.WhenAll(Enumerable.Range(0, 4 * n).Select(_ => client.ComputeAsync(iterations)));
         }
 
-        var peak = await service.ReadMetricAsync("harness_operations_executing_peak{operation=\"compute\"}");
-        var completed = await service.ReadMetricAsync("harness_operations_completed_total{operation=\"compute\"}");
+        var peak = await service.ReadAsync("harness_operations_executing_peak{operation=\"compute\"}");
+        var completed = await service.ReadAsync("harness_operations_completed_total{operation=\"compute\"}");
 
         // Assert
         output.WriteLine($"{stack} iocp: N={n}, {completed} Compute calls of {iterations} iterations, peak executing at once = {peak}");
@@ -45,13 +46,12 @@ public sealed class SchedulingBehaviourTests(ITestOutputHelper output)
     public async Task FiftyConcurrentBlockingCallsOfOneSecond_CustomPoolFinishesInAboutOneDelay(Stack stack)
     {
         // Arrange
-        await using var stub = await ServiceProcess.StartAsync("Harness.ThirdPartyStub");
+        await using var stub = await LocalProcess.StartAsync("stub", "Harness.ThirdPartyStub", [], CancellationToken.None);
         var times = new Dictionary<string, TimeSpan>();
 
         foreach (var mode in Modes)
         {
-            await using var service = await ServiceProcess.StartAsync(
-                AssemblyOf(stack), $"--Scheduling:Mode={mode}", $"--ThirdParty:BaseAddress={stub.Address}");
+            await using var service = await LocalProcess.StartAsync(AssemblyOf(stack), AssemblyOf(stack), [$"--Scheduling:Mode={mode}", $"--ThirdParty:BaseAddress={stub.Address}"], CancellationToken.None);
             using var client = CreateClient(stack, service.Address);
             await client.CallThirdPartyAsync(1, 1, "blocking");
 
@@ -68,7 +68,7 @@ public sealed class SchedulingBehaviourTests(ITestOutputHelper output)
             }
 
             times[mode] = stopwatch.Elapsed;
-            var threads = await service.ReadMetricAsync("process_threads");
+            var threads = await service.ReadAsync("process_threads");
             output.WriteLine($"{stack} {mode}: 50 concurrent blocking 1 s calls finished in {times[mode].TotalSeconds:F2} s; process threads after: {threads}");
             Assert.All(replies, r => Assert.Equal(1, r.Calls));
         }

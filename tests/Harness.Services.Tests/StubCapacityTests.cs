@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Net;
+using Harness.LoadTests.Targets;
 using Xunit.Abstractions;
 
 namespace Harness.Services.Tests;
@@ -14,7 +15,7 @@ public sealed class StubCapacityTests(ITestOutputHelper output)
     public async Task Stub_HoldsTenThousandConcurrentWaitingRequests()
     {
         // Arrange: the stub in its own process, so the two ends' sockets do not share one descriptor limit.
-        await using var stub = await ServiceProcess.StartAsync("Harness.ThirdPartyStub");
+        await using var stub = await LocalProcess.StartAsync("stub", "Harness.ThirdPartyStub", [], CancellationToken.None);
         using var handler = new SocketsHttpHandler
         {
             MaxConnectionsPerServer = int.MaxValue,
@@ -30,18 +31,18 @@ public sealed class StubCapacityTests(ITestOutputHelper output)
         double peakWaiting = 0, threadsAtPeak = 0;
         while (stopwatch.Elapsed < TimeSpan.FromSeconds(60) && peakWaiting < Concurrent && !requests.All(r => r.IsCompleted))
         {
-            var waiting = await stub.ReadMetricAsync("harness_stub_waiting_requests");
+            var waiting = await stub.ReadAsync("harness_stub_waiting_requests");
             if (waiting > peakWaiting)
             {
                 peakWaiting = waiting;
-                threadsAtPeak = await stub.ReadMetricAsync("process_threads");
+                threadsAtPeak = await stub.ReadAsync("process_threads");
             }
 
             await Task.Delay(250);
         }
 
         var responses = await Task.WhenAll(requests);
-        var workingSet = await stub.ReadMetricAsync("process_working_set_bytes");
+        var workingSet = await stub.ReadAsync("process_working_set_bytes");
 
         // Assert
         output.WriteLine(

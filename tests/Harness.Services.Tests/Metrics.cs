@@ -1,0 +1,24 @@
+using System.Globalization;
+using Harness.LoadTests.Targets;
+
+namespace Harness.Services.Tests;
+
+/// <summary>Reads one sample from a service's /metrics.</summary>
+internal static class Metrics
+{
+    /// <param name="sample">e.g. <c>harness_operations_executing_peak{operation="compute"}</c>.</param>
+    public static async Task<double> ReadAsync(this LocalProcess service, string sample)
+    {
+        using var http = new HttpClient();
+        var text = await http.GetStringAsync(new Uri(service.AdminAddress, "/metrics"));
+        foreach (var line in text.Split('\n'))
+        {
+            if (line.StartsWith(sample + " ", StringComparison.Ordinal))
+            {
+                return double.Parse(line.AsSpan(sample.Length + 1), CultureInfo.InvariantCulture);
+            }
+        }
+
+        throw new InvalidOperationException($"/metrics has no sample '{sample}':\n{text}");
+    }
+}
