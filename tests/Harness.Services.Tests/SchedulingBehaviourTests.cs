@@ -48,6 +48,7 @@ public sealed class SchedulingBehaviourTests(ITestOutputHelper output)
         // Arrange
         await using var stub = await LocalProcess.StartAsync("stub", "Harness.ThirdPartyStub", [], CancellationToken.None);
         var times = new Dictionary<string, TimeSpan>();
+        var failures = new Dictionary<string, int>();
 
         foreach (var mode in Modes)
         {
@@ -56,24 +57,30 @@ public sealed class SchedulingBehaviourTests(ITestOutputHelper output)
             await client.CallThirdPartyAsync(1, 1, "blocking");
 
             // Act
+            // Every call's outcome is kept: a starved ThreadPool service may fail calls (Kestrel has been seen
+            // resetting the HTTP/2 connection), and that is a result to report, not a broken test.
             var stopwatch = Stopwatch.StartNew();
-            Harness.Contracts.Grpc.CallThirdPartyReply[] replies;
-            try
+            var outcomes = await Task.WhenAll(Enumerable.Range(0, 50).Select(async _ =>
             {
-                replies = await Task.WhenAll(Enumerable.Range(0, 50).Select(_ => client.CallThirdPartyAsync(1, 1000, "blocking")));
-            }
-            catch (Exception ex)
-            {
-                throw new InvalidOperationException($"{stack} {mode} failed after {stopwatch.Elapsed}; service output:\n{service.Output}", ex);
-            }
-
+                try
+                {
+                    return (await client.CallThirdPartyAsync(1, 1000, "blocking")).Calls == 1 ? null : "incomplete";
+                }
+                catch (Exception ex)
+                {
+                    return ex.GetType().Name + ": " + ex.Message;
+                }
+            }));
             times[mode] = stopwatch.Elapsed;
-            var threads = await service.ReadAsync("process_threads");
-            output.WriteLine($"{stack} {mode}: 50 concurrent blocking 1 s calls finished in {times[mode].TotalSeconds:F2} s; process threads after: {threads}");
-            Assert.All(replies, r => Assert.Equal(1, r.Calls));
+            failures[mode] = outcomes.Count(o => o is not null);
+            var threads = service.HasExited ? double.NaN : await service.ReadAsync("process_threads");
+            output.WriteLine(
+                $"{stack} {mode}: 50 concurrent blocking 1 s calls finished in {times[mode].TotalSeconds:F2} s, " +
+                $"{failures[mode]} failed{(failures[mode] > 0 ? " (" + outcomes.First(o => o is not null) + ")" : "")}; process threads after: {threads}");
         }
 
         // Assert
+        Assert.Equal(0, failures["custompool"]);
         Assert.InRange(times["custompool"].TotalSeconds, 1.0, 2.5);
     }
 
