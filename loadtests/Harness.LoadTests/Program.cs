@@ -1,3 +1,5 @@
+using System.CommandLine;
+using System.Runtime.InteropServices;
 using Harness.LoadTests.Cli;
 using Spectre.Console;
 
@@ -13,4 +15,19 @@ if (Console.IsOutputRedirected)
     console.Profile.Width = 4096;
 }
 
-return await HarnessCli.Create(console).Parse(args).InvokeAsync();
+// Ctrl+C, SIGTERM (docker stop, kill): the first one cancels the run, which then writes what it recorded and
+// stops the services it started; a second one ends the process at once (its exit handler still kills them).
+using var cancellation = new CancellationTokenSource();
+void Stop(PosixSignalContext context)
+{
+    if (!cancellation.IsCancellationRequested)
+    {
+        context.Cancel = true;
+        cancellation.Cancel();
+    }
+}
+
+using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
+using var terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
+var invocation = new InvocationConfiguration { ProcessTerminationTimeout = null };
+return await HarnessCli.Create(console).Parse(args).InvokeAsync(invocation, cancellation.Token);
