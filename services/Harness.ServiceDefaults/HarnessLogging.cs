@@ -1,11 +1,11 @@
 using System.Globalization;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.Extensions.Configuration;
-using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using Serilog;
 using Serilog.Events;
-using Serilog.Formatting.Json;
+using Serilog.Extensions.Hosting;
+using Serilog.Formatting.Compact;
 
 namespace Harness.ServiceDefaults;
 
@@ -14,41 +14,51 @@ public static class HarnessLogging
 {
     private const string TextTemplate = "[{Timestamp:HH:mm:ss} {Level:u3}] {Service}: {Message:lj}{NewLine}{Exception}";
 
-    /// <summary>A console logger for the moments before configuration is read; assign it to <see cref="Log.Logger"/>.</summary>
-    public static Serilog.ILogger CreateBootstrapLogger(string service) =>
+    /// <summary>
+    /// A console logger for the moments before configuration is read; assign it to <see cref="Log.Logger"/>.
+    /// <see cref="AddHarnessLogging"/> reloads it in place with the configured settings once the host is built.
+    /// </summary>
+    public static ReloadableLogger CreateBootstrapLogger(string service) =>
         new LoggerConfiguration()
             .MinimumLevel.Information()
             .Enrich.WithProperty("Service", service)
             .WriteTo.Console(outputTemplate: TextTemplate, formatProvider: CultureInfo.InvariantCulture)
-            .CreateLogger();
+            .CreateBootstrapLogger();
 
-    /// <summary>Replaces the host's logging providers with Serilog, configured from <c>Log</c> and <c>Serilog</c>.</summary>
-    /// <exception cref="OptionsValidationException"><c>Log__Format</c> names no known format.</exception>
+    /// <summary>
+    /// Routes the host's logging through Serilog, configured from the validated <c>Log</c> section and Serilog's
+    /// own <c>Serilog</c> section. A bad <c>Log__Format</c> surfaces as an <see cref="OptionsValidationException"/>
+    /// while the app is built.
+    /// </summary>
     public static WebApplicationBuilder AddHarnessLogging(this WebApplicationBuilder builder, string service)
     {
-        var options = builder.Configuration.GetSection(LogOptions.SectionName).Get<LogOptions>() ?? new LogOptions();
-        var validation = new LogOptionsValidator().Validate(null, options);
-        if (validation.Failed)
+        builder.Services.AddSingleton<IValidateOptions<LogOptions>, LogOptionsValidator>();
+        builder.Services.AddOptions<LogOptions>().BindConfiguration(LogOptions.SectionName).ValidateOnStart();
+
+        builder.Services.AddSerilog((services, configuration) =>
         {
-            throw new OptionsValidationException(LogOptions.SectionName, typeof(LogOptions), validation.Failures);
-        }
+            var options = services.GetRequiredService<IOptions<LogOptions>>().Value;
 
-        // Defaults first so that a Serilog section in configuration can override them.
-        var configuration = new LoggerConfiguration()
-            .MinimumLevel.Information()
-            .MinimumLevel.Override("Microsoft.AspNetCore", LogEventLevel.Warning)
-            .MinimumLevel.Override("Microsoft.Hosting.Lifetime", LogEventLevel.Information)
-            .MinimumLevel.Override("System.Net.Http.HttpClient", LogEventLevel.Warning)
-            .ReadFrom.Configuration(builder.Configuration)
-            .Enrich.FromLogContext()
-            .Enrich.WithProperty("Service", service);
+            // Defaults first so that a Serilog section in configuration can override them.
+            configuration
+                .MinimumLevel.Information()
+                .MinimumLevel.Override("Microsoft.AspNetCore", LogEventLevel.Warning)
+                .MinimumLevel.Override("Microsoft.Hosting.Lifetime", LogEventLevel.Information)
+                .MinimumLevel.Override("System.Net.Http.HttpClient", LogEventLevel.Warning)
+                .ReadFrom.Configuration(builder.Configuration)
+                .Enrich.FromLogContext()
+                .Enrich.WithProperty("Service", service);
 
-        configuration = string.Equals(options.Format, "json", StringComparison.OrdinalIgnoreCase)
-            ? configuration.WriteTo.Console(new JsonFormatter(renderMessage: true, formatProvider: CultureInfo.InvariantCulture))
-            : configuration.WriteTo.Console(outputTemplate: TextTemplate, formatProvider: CultureInfo.InvariantCulture);
-
-        builder.Logging.ClearProviders();
-        builder.Logging.AddSerilog(configuration.CreateLogger(), dispose: true);
+            if (string.Equals(options.Format, "json", StringComparison.OrdinalIgnoreCase))
+            {
+                // One compact JSON object per event, with the rendered message for collectors that cannot render templates.
+                configuration.WriteTo.Console(new RenderedCompactJsonFormatter());
+            }
+            else
+            {
+                configuration.WriteTo.Console(outputTemplate: TextTemplate, formatProvider: CultureInfo.InvariantCulture);
+            }
+        });
         return builder;
     }
 }

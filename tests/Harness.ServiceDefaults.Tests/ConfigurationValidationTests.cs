@@ -31,7 +31,7 @@ public sealed class ConfigurationValidationTests
     [Fact]
     public void Build_WithAnUnknownLogFormat_FailsNamingTheVariable()
     {
-        var ex = Assert.Throws<OptionsValidationException>(() => SoapApp.Build(["--Log:Format=xml"]));
+        var ex = Assert.Throws<OptionsValidationException>(() => SoapApp.Build(["--Listen:Port=0", "--Log:Format=xml"]));
 
         Assert.Contains("Log__Format 'xml' is not a log format; valid values: text, json.", ex.Failures);
     }
