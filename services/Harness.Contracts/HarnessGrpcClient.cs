@@ -1,32 +1,45 @@
+using Grpc.Core;
+using Grpc.Net.Client;
 using Harness.Contracts.Grpc;
-using Harness.Rpc.Grpc;
 
 namespace Harness.Contracts;
 
-/// <summary>Typed client for the gRPC service. Failures surface as <see cref="RpcException"/>.</summary>
+/// <summary>Typed client for the gRPC service over Grpc.Net.Client. Failures surface as <see cref="RpcException"/>.</summary>
 public sealed class HarnessGrpcClient : IHarnessClient
 {
-    private readonly GrpcUnaryClient _client;
+    private readonly GrpcChannel _channel;
+    private readonly HarnessService.HarnessServiceClient _client;
 
-    public HarnessGrpcClient(Uri address, GrpcClientOptions? options = null) =>
-        _client = new GrpcUnaryClient(address, options);
+    /// <param name="address">The service's plain-text HTTP/2 address, e.g. <c>http://127.0.0.1:5082</c>.</param>
+    public HarnessGrpcClient(Uri address)
+    {
+        _channel = GrpcChannel.ForAddress(address, new GrpcChannelOptions
+        {
+            HttpHandler = new SocketsHttpHandler
+            {
+                // Kestrel allows 100 streams per HTTP/2 connection; a load run has hundreds of calls in flight,
+                // and without this they would queue in the client rather than reach the service.
+                EnableMultipleHttp2Connections = true,
+                ConnectTimeout = TimeSpan.FromSeconds(10),
+                PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
+                KeepAlivePingDelay = TimeSpan.FromSeconds(60),
+                KeepAlivePingTimeout = TimeSpan.FromSeconds(30),
+            },
+            DisposeHttpClient = true,
+        });
+        _client = new HarnessService.HarnessServiceClient(_channel);
+    }
 
     public string Stack => "grpc";
 
-    public Task<ComputeReply> ComputeAsync(int iterations, CancellationToken cancellationToken = default) =>
-        _client.CallAsync<ComputeRequest, ComputeReply>(
-            HarnessContract.GrpcService,
-            HarnessContract.Compute,
-            new ComputeRequest { Iterations = iterations },
-            cancellationToken: cancellationToken);
+    public async Task<ComputeReply> ComputeAsync(int iterations, CancellationToken cancellationToken = default) =>
+        await _client.ComputeAsync(new ComputeRequest { Iterations = iterations }, cancellationToken: cancellationToken);
 
-    public Task<CallThirdPartyReply> CallThirdPartyAsync(
+    public async Task<CallThirdPartyReply> CallThirdPartyAsync(
         int fanout, int delayMs, string style, int parallelism = 0, CancellationToken cancellationToken = default) =>
-        _client.CallAsync<CallThirdPartyRequest, CallThirdPartyReply>(
-            HarnessContract.GrpcService,
-            HarnessContract.CallThirdParty,
+        await _client.CallThirdPartyAsync(
             new CallThirdPartyRequest { Fanout = fanout, DelayMs = delayMs, Style = style, Parallelism = parallelism },
             cancellationToken: cancellationToken);
 
-    public void Dispose() => _client.Dispose();
+    public void Dispose() => _channel.Dispose();
 }

@@ -1,44 +1,85 @@
-using Harness.Rpc.Soap;
+using System.ServiceModel;
+using System.ServiceModel.Channels;
+using System.ServiceModel.Description;
+using System.ServiceModel.Dispatcher;
 using Soap = Harness.Contracts.Soap;
 
 namespace Harness.Contracts;
 
 /// <summary>
-/// Typed client for the SOAP service. Faults surface as <see cref="SoapFaultException"/>, HTTP errors as
-/// <see cref="SoapProtocolException"/>. The synchronous methods call as a generated WCF proxy would.
+/// Typed client for the SOAP service: a WCF <see cref="ChannelFactory{TChannel}"/> over <see cref="BasicHttpBinding"/>,
+/// as a generated proxy would use. Faults surface as <see cref="FaultException"/> (sender faults have
+/// <c>Code.IsSenderFault</c>), HTTP errors as <see cref="ProtocolException"/> or <see cref="CommunicationException"/>.
 /// </summary>
 public sealed class HarnessSoapClient : IHarnessClient
 {
-    public static readonly SoapContract Contract = new(HarnessContract.SoapContractName, HarnessContract.SoapNamespace);
-
-    private readonly SoapClient _client;
+    private readonly ChannelFactory<IHarnessSoapService> _factory;
+    private readonly IHarnessSoapService _channel;
 
     /// <param name="baseAddress">The service's base address; the endpoint path is appended.</param>
-    public HarnessSoapClient(Uri baseAddress, HttpMessageHandler? handler = null) =>
-        _client = new SoapClient(new Uri(baseAddress, HarnessContract.SoapPath), Contract, handler);
+    /// <param name="timeout">Send and receive timeout; BasicHttpBinding's one minute when null.</param>
+    public HarnessSoapClient(Uri baseAddress, TimeSpan? timeout = null)
+    {
+        ArgumentNullException.ThrowIfNull(baseAddress);
+        var binding = new BasicHttpBinding(BasicHttpSecurityMode.None);
+        if (timeout is { } t)
+        {
+            binding.SendTimeout = t;
+            binding.ReceiveTimeout = t;
+        }
+
+        _factory = new ChannelFactory<IHarnessSoapService>(binding, new EndpointAddress(new Uri(baseAddress, HarnessContract.SoapPath)));
+        _factory.Endpoint.EndpointBehaviors.Add(new UnlimitedConnectionsBehavior());
+        _channel = _factory.CreateChannel();
+        ((ICommunicationObject)_channel).Open();
+    }
 
     public string Stack => "soap";
 
-    public Grpc.ComputeReply Compute(int iterations) =>
-        ToReply(_client.Invoke<Soap.ComputeRequest, Soap.ComputeResponse>(
-            HarnessContract.Compute, new Soap.ComputeRequest { Iterations = iterations }));
-
-    public async Task<Grpc.ComputeReply> ComputeAsync(int iterations, CancellationToken cancellationToken = default) =>
-        ToReply(await _client.InvokeAsync<Soap.ComputeRequest, Soap.ComputeResponse>(
-            HarnessContract.Compute, new Soap.ComputeRequest { Iterations = iterations }, cancellationToken));
+    public async Task<Grpc.ComputeReply> ComputeAsync(int iterations, CancellationToken cancellationToken = default)
+    {
+        var r = await _channel.ComputeAsync(new Soap.ComputeRequest { Iterations = iterations }).WaitAsync(cancellationToken);
+        return new() { Result = r.Result, ThreadId = r.ThreadId, ElapsedMs = r.ElapsedMs };
+    }
 
     public async Task<Grpc.CallThirdPartyReply> CallThirdPartyAsync(
-        int fanout, int delayMs, string style, int parallelism = 0, CancellationToken cancellationToken = default) =>
-        ToReply(await _client.InvokeAsync<Soap.CallThirdPartyRequest, Soap.CallThirdPartyResponse>(
-            HarnessContract.CallThirdParty,
-            new Soap.CallThirdPartyRequest { Fanout = fanout, DelayMs = delayMs, Style = style, Parallelism = parallelism },
-            cancellationToken));
+        int fanout, int delayMs, string style, int parallelism = 0, CancellationToken cancellationToken = default)
+    {
+        var request = new Soap.CallThirdPartyRequest { Fanout = fanout, DelayMs = delayMs, Style = style, Parallelism = parallelism };
+        var r = await _channel.CallThirdPartyAsync(request).WaitAsync(cancellationToken);
+        return new() { Calls = r.Calls, ElapsedMs = r.ElapsedMs, ThreadId = r.ThreadId, DistinctThreads = r.DistinctThreads };
+    }
 
-    public void Dispose() => _client.Dispose();
+    public void Dispose()
+    {
+        // Abort, not Close: Close waits for calls in flight, and a load run disposes its clients mid-call on Ctrl+C.
+        ((ICommunicationObject)_channel).Abort();
+        _factory.Abort();
+    }
 
-    private static Grpc.ComputeReply ToReply(Soap.ComputeResponse r) =>
-        new() { Result = r.Result, ThreadId = r.ThreadId, ElapsedMs = r.ElapsedMs };
+    /// <summary>
+    /// The load runner sends one request per connection at a time to one host from hundreds of virtual users;
+    /// HTTP/1.1 needs a connection each, so no per-server cap may sit below the user count.
+    /// </summary>
+    private sealed class UnlimitedConnectionsBehavior : IEndpointBehavior
+    {
+        public void AddBindingParameters(ServiceEndpoint endpoint, BindingParameterCollection bindingParameters) =>
+            bindingParameters.Add(new Func<HttpClientHandler, HttpMessageHandler>(handler =>
+            {
+                handler.MaxConnectionsPerServer = int.MaxValue;
+                return handler;
+            }));
 
-    private static Grpc.CallThirdPartyReply ToReply(Soap.CallThirdPartyResponse r) =>
-        new() { Calls = r.Calls, ElapsedMs = r.ElapsedMs, ThreadId = r.ThreadId, DistinctThreads = r.DistinctThreads };
+        public void ApplyClientBehavior(ServiceEndpoint endpoint, ClientRuntime clientRuntime)
+        {
+        }
+
+        public void ApplyDispatchBehavior(ServiceEndpoint endpoint, EndpointDispatcher endpointDispatcher)
+        {
+        }
+
+        public void Validate(ServiceEndpoint endpoint)
+        {
+        }
+    }
 }

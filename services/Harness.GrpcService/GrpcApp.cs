@@ -1,9 +1,10 @@
+using Grpc.AspNetCore.Server;
 using Harness.Contracts;
-using Harness.Contracts.Grpc;
-using Harness.Rpc.Grpc;
 using Harness.Scheduling;
 using Harness.ServiceDefaults;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
+using Microsoft.Extensions.Options;
 
 namespace Harness.GrpcService;
 
@@ -22,32 +23,71 @@ public static class GrpcApp
         builder.AddHarnessDefaults("grpc", DefaultPort, HttpProtocols.Http2, DefaultAdminPort);
         builder.AddHarnessScheduling();
         builder.AddHarnessWorkloads();
-        builder.Services.AddGrpcWire();
-        builder.Services.AddSingleton<HarnessGrpcService>();
-        builder.Services.AddSingleton<IServerInterceptor, StatusMappingInterceptor>();
-        builder.Services.AddSingleton<IServerInterceptor>(sp =>
-        {
-            // Outermost-first: status mapping wraps the hop, so exceptions thrown on the scheduler are mapped too.
-            var scheduler = sp.GetRequiredService<IWorkScheduler>();
-            return scheduler.Mode == SchedulingMode.ThreadPool ? new PassThroughInterceptor() : new SchedulingInterceptor(scheduler);
-        });
+        builder.AddHarnessGrpc();
 
         // Pipeline
         var app = builder.Build();
         app.MapHarnessDefaults();
-        app.MapGrpcHealth();
-        var service = app.Services.GetRequiredService<HarnessGrpcService>();
-        app.MapGrpcUnary<ComputeRequest, ComputeReply>(HarnessContract.GrpcService, HarnessContract.Compute, service.Compute);
-        app.MapGrpcUnary<CallThirdPartyRequest, CallThirdPartyReply>(HarnessContract.GrpcService, HarnessContract.CallThirdParty, service.CallThirdParty);
+        app.MapGrpcService<HarnessGrpcService>();
+        app.MapGrpcHealthChecksService();
         return app;
     }
 
-    /// <summary>The ThreadPool mode's hook: the handler stays on the thread Kestrel gave it.</summary>
-    private sealed class PassThroughInterceptor : IServerInterceptor
+    /// <summary>Grpc.AspNetCore with the validated <c>Grpc</c> quotas, the mode's interceptors and grpc.health.v1.</summary>
+    public static WebApplicationBuilder AddHarnessGrpc(this WebApplicationBuilder builder)
     {
-        public Task<TResponse> UnaryServerHandler<TRequest, TResponse>(
-            TRequest request, ServerCallContext context, UnaryServerMethod<TRequest, TResponse> continuation)
-            where TRequest : class
-            where TResponse : class => continuation(request, context);
+        builder.Services.AddOptions<GrpcQuotaOptions>()
+            .BindConfiguration(GrpcQuotaOptions.SectionName)
+            .Validate(o => o.MaxReceiveMessageSize is >= GrpcQuotaOptions.MinSize and <= GrpcQuotaOptions.MaxSize, GrpcQuotaOptions.RangeMessage)
+            .ValidateOnStart();
+
+        builder.Services.AddGrpc();
+        builder.Services.AddOptions<GrpcServiceOptions>()
+            .Configure<IOptions<GrpcQuotaOptions>, IOptions<SchedulingOptions>>((grpc, quotas, scheduling) =>
+            {
+                grpc.MaxReceiveMessageSize = quotas.Value.MaxReceiveMessageSize;
+
+                // Outermost first: status mapping wraps the hop, so exceptions thrown on the scheduler are mapped too.
+                grpc.Interceptors.Add<StatusMappingInterceptor>();
+                SchedulingOptions.TryParseMode(scheduling.Value.Mode, out var mode);
+                switch (mode)
+                {
+                    case SchedulingMode.ThreadPool:
+                        // The handler stays on the ThreadPool thread Kestrel dispatched it on.
+                        break;
+                    case SchedulingMode.Iocp:
+                    case SchedulingMode.CustomPool:
+                        grpc.Interceptors.Add<SchedulingInterceptor>();
+                        break;
+                }
+            });
+
+        // grpc.health.v1 reports the same ASP.NET health checks as /healthz.
+        // Answer each Check from a fresh run of the checks: the default cache is filled by a publisher that
+        // first runs 5 s after start, and until then reports UNKNOWN, which would fail a readiness probe.
+        // The empty name is the whole server, as probes ask by default; the service's own name is answered too.
+        builder.Services.AddGrpcHealthChecks(o =>
+            {
+                o.UseHealthChecksCache = false;
+                o.Services.Map("", _ => true);
+                o.Services.Map(HarnessContract.GrpcService, _ => true);
+            })
+            .AddCheck("self", () => HealthCheckResult.Healthy());
+        return builder;
     }
+}
+
+/// <summary>The <c>Grpc</c> configuration section: the server's message quota.</summary>
+public sealed class GrpcQuotaOptions
+{
+    public const string SectionName = "Grpc";
+
+    public const int MinSize = 1024;
+
+    public const int MaxSize = 64 * 1024 * 1024;
+
+    public const string RangeMessage = "Grpc__MaxReceiveMessageSize must be between 1024 and 67108864 bytes.";
+
+    /// <summary>Largest request message accepted; larger ones get RESOURCE_EXHAUSTED (env <c>Grpc__MaxReceiveMessageSize</c>).</summary>
+    public int MaxReceiveMessageSize { get; set; } = 4 * 1024 * 1024;
 }

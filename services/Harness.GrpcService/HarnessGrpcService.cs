@@ -1,13 +1,13 @@
+using Grpc.Core;
 using Harness.Contracts.Grpc;
-using Harness.Rpc.Grpc;
 using Harness.ServiceDefaults;
 
 namespace Harness.GrpcService;
 
-/// <summary>The gRPC face of <see cref="HarnessOperations"/>.</summary>
-public sealed class HarnessGrpcService(HarnessOperations operations)
+/// <summary>The gRPC face of <see cref="HarnessOperations"/>, on the base class generated from harness.proto.</summary>
+public sealed class HarnessGrpcService(HarnessOperations operations) : HarnessService.HarnessServiceBase
 {
-    public Task<ComputeReply> Compute(ComputeRequest request, ServerCallContext context)
+    public override Task<ComputeReply> Compute(ComputeRequest request, ServerCallContext context)
     {
         var result = operations.Compute(request.Iterations);
         return Task.FromResult(new ComputeReply
@@ -18,7 +18,7 @@ public sealed class HarnessGrpcService(HarnessOperations operations)
         });
     }
 
-    public async Task<CallThirdPartyReply> CallThirdParty(CallThirdPartyRequest request, ServerCallContext context)
+    public override async Task<CallThirdPartyReply> CallThirdParty(CallThirdPartyRequest request, ServerCallContext context)
     {
         var result = await operations.CallThirdPartyAsync(
             request.Fanout, request.DelayMs, request.Style, request.Parallelism, context.CancellationToken);

@@ -1,4 +1,5 @@
-using Harness.Rpc.Grpc;
+using Grpc.Core;
+using Grpc.Core.Interceptors;
 using Harness.Scheduling;
 
 namespace Harness.GrpcService;
@@ -8,11 +9,9 @@ namespace Harness.GrpcService;
 /// scheduler's SynchronizationContext current so the handler's continuations stay there too.
 /// Registered only for modes other than <see cref="SchedulingMode.ThreadPool"/>, where handlers run where Kestrel dispatches them.
 /// </summary>
-public sealed class SchedulingInterceptor(IWorkScheduler scheduler) : IServerInterceptor
+public sealed class SchedulingInterceptor(IWorkScheduler scheduler) : Interceptor
 {
-    public Task<TResponse> UnaryServerHandler<TRequest, TResponse>(
-        TRequest request, ServerCallContext context, UnaryServerMethod<TRequest, TResponse> continuation)
-        where TRequest : class
-        where TResponse : class =>
+    public override Task<TResponse> UnaryServerHandler<TRequest, TResponse>(
+        TRequest request, ServerCallContext context, UnaryServerMethod<TRequest, TResponse> continuation) =>
         scheduler.RunAsync(() => continuation(request, context));
 }

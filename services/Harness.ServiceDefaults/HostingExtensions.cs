@@ -28,7 +28,7 @@ public static class HostingExtensions
         this WebApplicationBuilder builder,
         string service,
         int defaultPort,
-        HttpProtocols protocols = HttpProtocols.Http1AndHttp2,
+        HttpProtocols protocols = HttpProtocols.Http1,
         int? defaultAdminPort = null)
     {
         builder.AddHarnessLogging(service);

@@ -16,7 +16,7 @@ public static class SoapApp
     {
         // Services
         var builder = WebApplication.CreateBuilder(args);
-        builder.AddHarnessDefaults("soap", DefaultPort, HttpProtocols.Http1AndHttp2);
+        builder.AddHarnessDefaults("soap", DefaultPort, HttpProtocols.Http1);
         builder.AddHarnessScheduling();
         builder.AddHarnessWorkloads();
         builder.Services.AddOptions<SoapQuotaOptions>().BindConfiguration(SoapQuotaOptions.SectionName)

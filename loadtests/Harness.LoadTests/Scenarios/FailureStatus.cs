@@ -1,43 +1,52 @@
 using System.Net.Sockets;
-using Harness.Rpc.Grpc;
-using Harness.Rpc.Soap;
+using System.ServiceModel;
+using System.Text.RegularExpressions;
+using Grpc.Core;
 
 namespace Harness.LoadTests.Scenarios;
 
 /// <summary>Names a failed request's status the same way for both stacks, for the per-status failure counts.</summary>
-public static class FailureStatus
+public static partial class FailureStatus
 {
     public static string Of(Exception exception) => exception switch
     {
         RpcException rpc => ToGrpcName(rpc.StatusCode),
-        SoapFaultException fault => $"soap-fault-{fault.Code}",
-        SoapProtocolException http => $"http-{(int)http.StatusCode}",
+        FaultException fault => fault.Code.IsSenderFault ? "soap-fault-Client" : "soap-fault-Server",
+
+        // WCF names an unexpected HTTP status only in its message: "unexpected response: (413) Payload Too Large".
+        ProtocolException protocol when HttpStatusInMessage().Match(protocol.Message) is { Success: true } m => $"http-{m.Groups[1].Value}",
+        CommunicationException { InnerException: HttpRequestException { StatusCode: { } status } } => $"http-{(int)status}",
+        EndpointNotFoundException or CommunicationException { InnerException: HttpRequestException { InnerException: SocketException } } => "connection",
         HttpRequestException { InnerException: SocketException } => "connection",
         HttpRequestException => "http-error",
         TimeoutException or TaskCanceledException => "timeout",
+        CommunicationException => "soap-communication",
         _ => exception.GetType().Name,
     };
 
     /// <summary>gRPC's canonical names: <c>RESOURCE_EXHAUSTED</c>, <c>UNAVAILABLE</c>...</summary>
-    public static string ToGrpcName(GrpcStatusCode code) => code switch
+    public static string ToGrpcName(StatusCode code) => code switch
     {
-        GrpcStatusCode.OK => "OK",
-        GrpcStatusCode.Cancelled => "CANCELLED",
-        GrpcStatusCode.Unknown => "UNKNOWN",
-        GrpcStatusCode.InvalidArgument => "INVALID_ARGUMENT",
-        GrpcStatusCode.DeadlineExceeded => "DEADLINE_EXCEEDED",
-        GrpcStatusCode.NotFound => "NOT_FOUND",
-        GrpcStatusCode.AlreadyExists => "ALREADY_EXISTS",
-        GrpcStatusCode.PermissionDenied => "PERMISSION_DENIED",
-        GrpcStatusCode.ResourceExhausted => "RESOURCE_EXHAUSTED",
-        GrpcStatusCode.FailedPrecondition => "FAILED_PRECONDITION",
-        GrpcStatusCode.Aborted => "ABORTED",
-        GrpcStatusCode.OutOfRange => "OUT_OF_RANGE",
-        GrpcStatusCode.Unimplemented => "UNIMPLEMENTED",
-        GrpcStatusCode.Internal => "INTERNAL",
-        GrpcStatusCode.Unavailable => "UNAVAILABLE",
-        GrpcStatusCode.DataLoss => "DATA_LOSS",
-        GrpcStatusCode.Unauthenticated => "UNAUTHENTICATED",
+        StatusCode.OK => "OK",
+        StatusCode.Cancelled => "CANCELLED",
+        StatusCode.Unknown => "UNKNOWN",
+        StatusCode.InvalidArgument => "INVALID_ARGUMENT",
+        StatusCode.DeadlineExceeded => "DEADLINE_EXCEEDED",
+        StatusCode.NotFound => "NOT_FOUND",
+        StatusCode.AlreadyExists => "ALREADY_EXISTS",
+        StatusCode.PermissionDenied => "PERMISSION_DENIED",
+        StatusCode.ResourceExhausted => "RESOURCE_EXHAUSTED",
+        StatusCode.FailedPrecondition => "FAILED_PRECONDITION",
+        StatusCode.Aborted => "ABORTED",
+        StatusCode.OutOfRange => "OUT_OF_RANGE",
+        StatusCode.Unimplemented => "UNIMPLEMENTED",
+        StatusCode.Internal => "INTERNAL",
+        StatusCode.Unavailable => "UNAVAILABLE",
+        StatusCode.DataLoss => "DATA_LOSS",
+        StatusCode.Unauthenticated => "UNAUTHENTICATED",
         _ => ((int)code).ToString(System.Globalization.CultureInfo.InvariantCulture),
     };
+
+    [GeneratedRegex(@"\((\d{3})\)")]
+    private static partial Regex HttpStatusInMessage();
 }

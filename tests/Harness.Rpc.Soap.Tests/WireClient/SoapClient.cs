@@ -10,7 +10,9 @@ using System.Xml;
 namespace Harness.Rpc.Soap;
 
 /// <summary>
-/// Calls a SOAP 1.1 endpoint the way a WCF client over BasicHttpBinding does: one POST per call with the action in the
+/// A wire-level test client for the stand-in endpoint's own tests, which need to see raw fault codes and HTTP statuses.
+/// The harness itself (load runner, service tests) calls with the real WCF client, <c>HarnessSoapClient</c>.
+/// It calls a SOAP 1.1 endpoint the way a WCF client over BasicHttpBinding does: one POST per call with the action in the
 /// SOAPAction header, the request wrapped in the operation name and the reply in <c>{operation}Response</c>.
 /// </summary>
 /// <remarks>
