@@ -1,30 +1,29 @@
-using System.Buffers.Binary;
-using System.Numerics;
+using HdrHistogram;
+using HdrHistogram.Utilities;
 
 namespace Harness.LoadTests.Recording;
 
 /// <summary>
-/// A latency histogram in microseconds with HdrHistogram's log-linear buckets: every value from 1 µs to
+/// A latency histogram in microseconds on HdrHistogram's <see cref="LongHistogram"/>: every value from 1 µs to
 /// <see cref="HighestTrackableMicroseconds"/> is kept to three significant digits (0.1 %), so percentiles are
-/// accurate and two histograms merge exactly by adding their counts. Counts are stored sparsely, because a
-/// one-second histogram of a run holds only a few hundred distinct buckets. Not thread-safe.
+/// accurate and two histograms merge exactly by adding their counts. Beside the counts it keeps what HdrHistogram
+/// only approximates: the exact minimum, maximum and sum (for an exact mean). Not thread-safe.
 /// </summary>
-/// <remarks>HdrHistogram's package is absent from the package source (docs/dependencies.md); the bucket layout follows its published design.</remarks>
+/// <remarks>
+/// An HdrHistogram of this range holds 24,576 counters (192 KB). A run keeps one per series per second, hours
+/// long in a soak, so <see cref="Compact"/> swaps a finished second's counters for HdrHistogram's compressed
+/// encoding (a few hundred bytes); reads decode it on demand and the next write expands it again.
+/// </remarks>
 public sealed class LatencyHistogram
 {
     /// <summary>One hour; slower values are clamped to it and counted in <see cref="ClampedCount"/>.</summary>
     public const long HighestTrackableMicroseconds = 3_600_000_000;
 
-    private const int SubBucketHalfCountMagnitude = 10; // 3 significant digits: 2 × 10^3 → 2048 sub-buckets
-    private const int SubBucketCount = 1 << (SubBucketHalfCountMagnitude + 1);
-    private const int SubBucketHalfCount = SubBucketCount / 2;
-    private const long SubBucketMask = SubBucketCount - 1;
-    private const int LeadingZeroCountBase = 64 - SubBucketHalfCountMagnitude - 1;
-    private const byte EncodingVersion = 1;
+    /// <summary>HdrHistogram's precision: three significant digits.</summary>
+    public const int SignificantDigits = 3;
 
-    private static readonly int HighestIndex = CountsIndexFor(HighestTrackableMicroseconds);
-
-    private readonly SortedDictionary<int, long> _counts = [];
+    private LongHistogram? _live;
+    private byte[]? _compressed;
 
     public long TotalCount { get; private set; }
 
@@ -42,8 +41,8 @@ public sealed class LatencyHistogram
 
     public double MeanMicroseconds => TotalCount == 0 ? 0 : (double)SumMicroseconds / TotalCount;
 
-    /// <summary>How many distinct buckets hold a count (the size of the encoding).</summary>
-    public int BucketsUsed => _counts.Count;
+    /// <summary>Whether the counters are held compressed (see <see cref="Compact"/>).</summary>
+    public bool IsCompact => _compressed is not null;
 
     public void Record(TimeSpan latency) => Record(latency.Ticks / TimeSpan.TicksPerMicrosecond);
 
@@ -60,8 +59,7 @@ public sealed class LatencyHistogram
             ClampedCount += count;
         }
 
-        var index = CountsIndexFor(microseconds);
-        _counts[index] = _counts.GetValueOrDefault(index) + count;
+        Live().RecordValueWithCount(microseconds, count);
         MinMicroseconds = TotalCount == 0 ? microseconds : Math.Min(MinMicroseconds, microseconds);
         MaxMicroseconds = Math.Max(MaxMicroseconds, microseconds);
         TotalCount += count;
@@ -77,13 +75,9 @@ public sealed class LatencyHistogram
             return;
         }
 
-        // A copy when adding to itself: the loop below would otherwise change the dictionary it enumerates.
-        var counts = ReferenceEquals(other, this) ? new SortedDictionary<int, long>(_counts) : other._counts;
-        foreach (var (index, count) in counts)
-        {
-            _counts[index] = _counts.GetValueOrDefault(index) + count;
-        }
-
+        // Read the other's counts before expanding this one: when adding to itself, Live() would drop the encoding.
+        var counts = other.Counts();
+        Live().Add(counts);
         MinMicroseconds = TotalCount == 0 ? other.MinMicroseconds : Math.Min(MinMicroseconds, other.MinMicroseconds);
         MaxMicroseconds = Math.Max(MaxMicroseconds, other.MaxMicroseconds);
         TotalCount += other.TotalCount;
@@ -103,208 +97,173 @@ public sealed class LatencyHistogram
     }
 
     /// <summary>
-    /// The value at or below which <paramref name="percentile"/> % of the values fall, as HdrHistogram reports it:
-    /// the highest value equivalent to the bucket that holds that rank (never above the exact maximum).
+    /// The value at or below which <paramref name="percentile"/> % of the values fall, as HdrHistogram reports it
+    /// (the highest value equivalent to the bucket holding that rank), never above the exact maximum.
     /// </summary>
-    public long ValueAtPercentile(double percentile)
+    public long ValueAtPercentile(double percentile) => ValuesAtPercentiles([percentile])[0];
+
+    /// <summary>Several percentiles from one read of the counts (one decode when the histogram is compact).</summary>
+    public long[] ValuesAtPercentiles(ReadOnlySpan<double> percentiles)
     {
-        if (double.IsNaN(percentile))
+        foreach (var percentile in percentiles)
         {
-            throw new ArgumentOutOfRangeException(nameof(percentile), percentile, "The percentile is not a number.");
-        }
-
-        ArgumentOutOfRangeException.ThrowIfLessThan(percentile, 0);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(percentile, 100);
-        if (TotalCount == 0)
-        {
-            return 0;
-        }
-
-        // Nearest rank in decimal: in double, 11.9 / 100 × 1000 is 119.00000000000001, one rank too far.
-        var rank = Math.Max(1, (long)Math.Ceiling((decimal)percentile * TotalCount / 100));
-        long seen = 0;
-        foreach (var (index, count) in _counts)
-        {
-            seen += count;
-            if (seen >= rank)
+            if (double.IsNaN(percentile) || percentile < 0 || percentile > 100)
             {
-                return Math.Min(HighestEquivalentValue(ValueFromIndex(index)), MaxMicroseconds);
+                throw new ArgumentOutOfRangeException(nameof(percentiles), percentile, "A percentile must be between 0 and 100.");
             }
         }
 
-        return MaxMicroseconds;
+        var values = new long[percentiles.Length];
+        if (TotalCount == 0)
+        {
+            return values;
+        }
+
+        var counts = Counts();
+        for (var i = 0; i < values.Length; i++)
+        {
+            values[i] = Math.Min(counts.GetValueAtPercentile(percentiles[i]), MaxMicroseconds);
+        }
+
+        return values;
     }
 
     /// <summary>The buckets in value order: the lowest value each bucket stands for, and its count.</summary>
     public IEnumerable<(long LowestMicroseconds, long Count)> Buckets() =>
-        _counts.Select(pair => (ValueFromIndex(pair.Key), pair.Value));
+        TotalCount == 0 ? [] : BucketsOf(Counts());
 
-    /// <summary>
-    /// A compact, lossless text form (base64 of little-endian header fields and varint-coded bucket deltas),
-    /// the <c>latency</c> field of the raw run files; <see cref="Decode"/> reads it back.
-    /// </summary>
-    public string Encode()
+    private static List<(long, long)> BucketsOf(LongHistogram counts) =>
+        counts.RecordedValues().Select(v => (counts.LowestEquivalentValue(v.ValueIteratedTo), v.CountAtValueIteratedTo)).ToList();
+
+    /// <summary>Swaps the counters for HdrHistogram's compressed encoding until the next write; reads still work.</summary>
+    public void Compact()
     {
-        var buffer = new List<byte>(40 + (_counts.Count * 4)) { EncodingVersion };
-        Span<byte> header = stackalloc byte[8];
-        foreach (var field in (ReadOnlySpan<long>)[TotalCount, MinMicroseconds, MaxMicroseconds, SumMicroseconds, ClampedCount])
+        if (_live is null)
         {
-            BinaryPrimitives.WriteInt64LittleEndian(header, field);
-            buffer.AddRange(header);
+            return;
         }
 
-        WriteVarint(buffer, (ulong)_counts.Count);
-        var previous = 0;
-        foreach (var (index, count) in _counts)
-        {
-            WriteVarint(buffer, (ulong)(index - previous));
-            WriteVarint(buffer, (ulong)count);
-            previous = index;
-        }
-
-        return Convert.ToBase64String(buffer.ToArray());
+        _compressed = Compress(_live);
+        _live = null;
     }
 
-    /// <summary>Reads an <see cref="Encode"/> string back, checking that its header and buckets agree.</summary>
-    /// <exception cref="FormatException">The text is not a consistent encoding of this version.</exception>
-    public static LatencyHistogram Decode(string encoded)
+    /// <summary>The histogram as stored in the raw run files (<c>docs/raw-format.md</c>).</summary>
+    public EncodedLatency Encode() => new(
+        TotalCount, MinMicroseconds, MaxMicroseconds, SumMicroseconds, ClampedCount,
+        Convert.ToBase64String(_compressed ?? Compress(Counts())));
+
+    /// <summary>Reads an <see cref="Encode"/> result back, compact, checking that its fields and counts agree.</summary>
+    /// <exception cref="FormatException">The fields or the HdrHistogram encoding are damaged or disagree.</exception>
+    public static LatencyHistogram Decode(EncodedLatency encoded)
     {
         ArgumentNullException.ThrowIfNull(encoded);
-        var bytes = Convert.FromBase64String(encoded);
-        if (bytes.Length < 42 || bytes[0] != EncodingVersion)
+        byte[] compressed;
+        LongHistogram counts;
+        try
         {
-            throw new FormatException($"Not a latency histogram of encoding version {EncodingVersion}.");
+            compressed = Convert.FromBase64String(encoded.Hdr);
+            counts = Decompress(compressed);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            throw new FormatException($"The 'hdr' field is not an HdrHistogram compressed encoding: {ex.Message}", ex);
         }
 
         var histogram = new LatencyHistogram
         {
-            TotalCount = BinaryPrimitives.ReadInt64LittleEndian(bytes.AsSpan(1)),
-            MinMicroseconds = BinaryPrimitives.ReadInt64LittleEndian(bytes.AsSpan(9)),
-            MaxMicroseconds = BinaryPrimitives.ReadInt64LittleEndian(bytes.AsSpan(17)),
-            SumMicroseconds = BinaryPrimitives.ReadInt64LittleEndian(bytes.AsSpan(25)),
-            ClampedCount = BinaryPrimitives.ReadInt64LittleEndian(bytes.AsSpan(33)),
+            TotalCount = encoded.Count,
+            MinMicroseconds = encoded.Min,
+            MaxMicroseconds = encoded.Max,
+            SumMicroseconds = encoded.Sum,
+            ClampedCount = encoded.Clamped,
+            _compressed = compressed,
         };
-        var position = 41;
-        var buckets = ReadVarint(bytes, ref position);
-        var index = 0;
-        long total = 0;
-        for (ulong i = 0; i < buckets; i++)
+        if (counts.TotalCount != encoded.Count)
         {
-            // Indexes strictly increase; only the first bucket may sit at index 0 (the value 0).
-            var delta = ReadVarint(bytes, ref position);
-            if ((i > 0 && delta == 0) || delta > (ulong)(HighestIndex - index))
-            {
-                throw new FormatException("The histogram's bucket indexes are out of order or past its highest value.");
-            }
-
-            index += (int)delta;
-            var count = ReadVarint(bytes, ref position);
-            if (count == 0 || count > (ulong)(long.MaxValue - total))
-            {
-                throw new FormatException("The histogram holds a bucket count of zero or an overflowing total.");
-            }
-
-            histogram._counts[index] = (long)count;
-            total += (long)count;
+            throw new FormatException($"The histogram's counts add up to {counts.TotalCount}, not its count {encoded.Count}.");
         }
 
-        if (position != bytes.Length)
+        if (!FieldsAgreeWithCounts(histogram, counts))
         {
-            throw new FormatException("The histogram encoding has bytes after its last bucket.");
-        }
-
-        if (total != histogram.TotalCount)
-        {
-            throw new FormatException("The histogram's bucket counts do not add up to its total.");
-        }
-
-        if (!HeaderAgreesWithBuckets(histogram))
-        {
-            throw new FormatException("The histogram's minimum, maximum, sum or clamped count disagree with its buckets.");
+            throw new FormatException("The histogram's min, max, sum or clamped count disagree with its counts.");
         }
 
         return histogram;
     }
 
-    private static bool HeaderAgreesWithBuckets(LatencyHistogram histogram)
+    private static bool FieldsAgreeWithCounts(LatencyHistogram h, LongHistogram counts)
     {
-        if (histogram.TotalCount == 0)
+        if (h.TotalCount == 0)
         {
-            return histogram is { MinMicroseconds: 0, MaxMicroseconds: 0, SumMicroseconds: 0, ClampedCount: 0 };
+            return h is { MinMicroseconds: 0, MaxMicroseconds: 0, SumMicroseconds: 0, ClampedCount: 0 };
         }
 
-        var (min, max, total) = (histogram.MinMicroseconds, histogram.MaxMicroseconds, histogram.TotalCount);
+        var (min, max, total) = (h.MinMicroseconds, h.MaxMicroseconds, h.TotalCount);
+        // The iterator reuses one value object, so copy out the numbers rather than the objects.
+        var recorded = counts.RecordedValues().Select(v => v.ValueIteratedTo).ToList();
         return min >= 0 && max <= HighestTrackableMicroseconds && min <= max
-            && CountsIndexFor(min) == histogram._counts.Keys.First()
-            && CountsIndexFor(max) == histogram._counts.Keys.Last()
-            && histogram.SumMicroseconds >= (Int128)min * total
-            && histogram.SumMicroseconds <= (Int128)max * total
-            && histogram.ClampedCount >= 0 && histogram.ClampedCount <= total;
+            && counts.LowestEquivalentValue(min) == counts.LowestEquivalentValue(recorded[0])
+            && counts.LowestEquivalentValue(max) == counts.LowestEquivalentValue(recorded[^1])
+            && h.SumMicroseconds >= (Int128)min * total
+            && h.SumMicroseconds <= (Int128)max * total
+            && h.ClampedCount >= 0 && h.ClampedCount <= total;
     }
 
-    internal static int CountsIndexFor(long value)
-    {
-        var bucketIndex = LeadingZeroCountBase - BitOperations.LeadingZeroCount((ulong)(value | SubBucketMask));
-        var subBucketIndex = (int)(value >> bucketIndex);
-        return ((bucketIndex + 1) << SubBucketHalfCountMagnitude) + (subBucketIndex - SubBucketHalfCount);
-    }
+    private static LongHistogram NewCounts() => new(1, HighestTrackableMicroseconds, SignificantDigits);
 
-    internal static long ValueFromIndex(int index)
+    // The counters to write to: expanded from the encoding if compact.
+    private LongHistogram Live()
     {
-        var bucketIndex = (index >> SubBucketHalfCountMagnitude) - 1;
-        var subBucketIndex = (index & (SubBucketHalfCount - 1)) + SubBucketHalfCount;
-        if (bucketIndex < 0)
+        if (_live is null)
         {
-            subBucketIndex -= SubBucketHalfCount;
-            bucketIndex = 0;
+            _live = _compressed is null ? NewCounts() : Decompress(_compressed);
+            _compressed = null;
         }
 
-        return (long)subBucketIndex << bucketIndex;
+        return _live;
     }
 
-    internal static long HighestEquivalentValue(long value)
-    {
-        var bucketIndex = LeadingZeroCountBase - BitOperations.LeadingZeroCount((ulong)(value | SubBucketMask));
-        var subBucketIndex = (int)(value >> bucketIndex);
-        var adjustedBucket = subBucketIndex >= SubBucketCount ? bucketIndex + 1 : bucketIndex;
-        var lowest = (long)subBucketIndex << bucketIndex;
-        return lowest + (1L << adjustedBucket) - 1;
-    }
+    // The counters to read: the live ones, or a throwaway decode of the encoding.
+    private LongHistogram Counts() => _live ?? (_compressed is null ? NewCounts() : Decompress(_compressed));
 
-    private static void WriteVarint(List<byte> buffer, ulong value)
+    private static byte[] Compress(LongHistogram counts)
     {
-        while (value >= 0x80)
+        var buffer = ByteBuffer.Allocate(counts.GetNeededByteBufferCapacity());
+        var length = counts.EncodeIntoCompressedByteBuffer(buffer);
+
+        // ByteBuffer offers its bytes only one at a time.
+        var bytes = new byte[length];
+        buffer.Position = 0;
+        for (var i = 0; i < length; i++)
         {
-            buffer.Add((byte)(value | 0x80));
-            value >>= 7;
+            bytes[i] = buffer.Get();
         }
 
-        buffer.Add((byte)value);
+        return bytes;
     }
 
-    private static ulong ReadVarint(byte[] bytes, ref int position)
+    private static LongHistogram Decompress(byte[] compressed)
     {
-        ulong value = 0;
-        for (var shift = 0; shift < 64; shift += 7)
+        var decoded = HistogramEncoding.DecodeFromCompressedByteBuffer(ByteBuffer.Allocate(compressed), HighestTrackableMicroseconds);
+        if (decoded is LongHistogram { LowestTrackableValue: 1, NumberOfSignificantValueDigits: SignificantDigits } same
+            && same.HighestTrackableValue >= HighestTrackableMicroseconds)
         {
-            if (position >= bytes.Length)
-            {
-                throw new FormatException("The histogram encoding ends inside a number.");
-            }
-
-            var b = bytes[position++];
-            if (shift == 63 && b > 1)
-            {
-                break;
-            }
-
-            value |= (ulong)(b & 0x7F) << shift;
-            if (b < 0x80)
-            {
-                return value;
-            }
+            return same;
         }
 
-        throw new FormatException("The histogram encoding holds a number longer than 64 bits.");
+        // Another layout (say, an agent configured differently): re-record its buckets into ours.
+        var counts = NewCounts();
+        foreach (var value in decoded.RecordedValues())
+        {
+            counts.RecordValueWithCount(Math.Clamp(value.ValueIteratedTo, 1, HighestTrackableMicroseconds), value.CountAtValueIteratedTo);
+        }
+
+        return counts;
     }
 }
+
+/// <summary>
+/// A latency histogram as the raw run files hold it: exact count, min, max, sum and clamped count in microseconds,
+/// and <paramref name="Hdr"/>, the base64 of HdrHistogram's compressed encoding (the form its log files use).
+/// </summary>
+public sealed record EncodedLatency(long Count, long Min, long Max, long Sum, long Clamped, string Hdr);

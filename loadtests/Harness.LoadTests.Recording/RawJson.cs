@@ -21,18 +21,25 @@ internal static class RawJson
 
     public static readonly JsonSerializerOptions Indented = new(Line) { WriteIndented = true };
 
+    // A histogram is an object of exact fields plus HdrHistogram's own compressed encoding (docs/raw-format.md).
     private sealed class LatencyHistogramJsonConverter : JsonConverter<LatencyHistogram>
     {
         public override LatencyHistogram Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
         {
-            if (reader.TokenType != JsonTokenType.String)
+            if (reader.TokenType != JsonTokenType.StartObject)
             {
-                throw new JsonException("A latency histogram must be the string of its encoding.");
+                throw new JsonException("A latency histogram must be an object with count, min, max, sum, clamped and hdr.");
+            }
+
+            var encoded = JsonSerializer.Deserialize<EncodedLatency>(ref reader, options);
+            if (encoded?.Hdr is null)
+            {
+                throw new JsonException("A latency histogram needs its 'hdr' field.");
             }
 
             try
             {
-                return LatencyHistogram.Decode(reader.GetString()!);
+                return LatencyHistogram.Decode(encoded);
             }
             catch (FormatException exception)
             {
@@ -41,6 +48,6 @@ internal static class RawJson
         }
 
         public override void Write(Utf8JsonWriter writer, LatencyHistogram value, JsonSerializerOptions options) =>
-            writer.WriteStringValue(value.Encode());
+            JsonSerializer.Serialize(writer, value.Encode(), options);
     }
 }

@@ -101,6 +101,8 @@ public static class RunMerger
         }
 
         var server = samples.FirstOrDefault(sample => sample.Server.Count > 0)?.Server ?? new Dictionary<string, double>();
+        latency.Compact();
+        intended?.Compact();
         return new SecondSample(second, users, requests, failures, statusCounts, latency, intended, server);
     }
 }

@@ -34,7 +34,7 @@ public sealed record RunManifest(
     string CommandLine,
     IReadOnlyList<string> Agents)
 {
-    public const int CurrentFormatVersion = 1;
+    public const int CurrentFormatVersion = 2;
 }
 
 /// <summary>One scenario run against one target in one mode: one line on the charts.</summary>

@@ -376,7 +376,12 @@ public sealed class RunRecorder : IDisposable
         public LatencyHistogram? IntendedLatency;
         public Dictionary<string, double>? Server;
 
-        public SecondSample ToSample(int second) =>
-            new(second, Users, Requests, Failures, StatusCounts ?? NoStatus, Latency, IntendedLatency, Server ?? NoServer);
+        public SecondSample ToSample(int second)
+        {
+            // A finished second is never written again: keep its counters compressed for the rest of the run.
+            Latency.Compact();
+            IntendedLatency?.Compact();
+            return new(second, Users, Requests, Failures, StatusCounts ?? NoStatus, Latency, IntendedLatency, Server ?? NoServer);
+        }
     }
 }

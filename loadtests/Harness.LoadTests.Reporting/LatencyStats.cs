@@ -10,14 +10,13 @@ public sealed record LatencyStats(long Count, double MeanMs, double P50Ms, doubl
     public static LatencyStats From(LatencyHistogram histogram)
     {
         ArgumentNullException.ThrowIfNull(histogram);
-        return histogram.TotalCount == 0
-            ? Empty
-            : new LatencyStats(
-                histogram.TotalCount,
-                histogram.MeanMicroseconds / 1000,
-                histogram.ValueAtPercentile(50) / 1000.0,
-                histogram.ValueAtPercentile(90) / 1000.0,
-                histogram.ValueAtPercentile(99) / 1000.0,
-                histogram.MaxMicroseconds / 1000.0);
+        if (histogram.TotalCount == 0)
+        {
+            return Empty;
+        }
+
+        var p = histogram.ValuesAtPercentiles([50, 90, 99]);
+        return new LatencyStats(
+            histogram.TotalCount, histogram.MeanMicroseconds / 1000, p[0] / 1000.0, p[1] / 1000.0, p[2] / 1000.0, histogram.MaxMicroseconds / 1000.0);
     }
 }

@@ -14,7 +14,7 @@ public sealed class RawRunReaderTests : IDisposable
         var runDirectory = WriteRun(TestRuns.Sample(0, 100), TestRuns.Sample(1, 200), TestRuns.Sample(2, 300));
         var path = RawRunFiles.SeriesPath(runDirectory, "a");
         var lines = File.ReadAllLines(path);
-        lines[1] = lines[1].Replace("\"latency\":\"", "\"latency\":\"x", StringComparison.Ordinal);
+        lines[1] = lines[1].Replace("\"hdr\":\"", "\"hdr\":\"x", StringComparison.Ordinal);
         File.WriteAllLines(path, lines);
 
         var exception = Assert.Throws<RawRunFormatException>(() => RawRunReader.Read(runDirectory));
@@ -92,12 +92,12 @@ public sealed class RawRunReaderTests : IDisposable
     {
         var runDirectory = WriteRun(TestRuns.Sample(0, 100));
         var path = RawRunFiles.ManifestPath(runDirectory);
-        File.WriteAllText(path, File.ReadAllText(path).Replace("\"formatVersion\": 1", "\"formatVersion\": 2", StringComparison.Ordinal));
+        File.WriteAllText(path, File.ReadAllText(path).Replace("\"formatVersion\": 2", "\"formatVersion\": 3", StringComparison.Ordinal));
 
         var exception = Assert.Throws<RawRunFormatException>(() => RawRunReader.Read(runDirectory));
         Assert.Equal(path, exception.FilePath);
         Assert.Null(exception.Line);
-        Assert.Contains("format version 2 is not supported; this reader knows version 1", exception.Message);
+        Assert.Contains("format version 3 is not supported; this reader knows version 2", exception.Message);
     }
 
     [Fact]

@@ -207,7 +207,7 @@ public sealed class RunRecorderTests : IDisposable
         Assert.Throws<ArgumentOutOfRangeException>(() => recorder.RecordRequest("a", TimeSpan.FromSeconds(-1), TimeSpan.Zero, null, true, null));
         Assert.Throws<ArgumentOutOfRangeException>(() => recorder.RecordRequest("a", TimeSpan.Zero, TimeSpan.FromTicks(-1), null, true, null));
         Assert.Throws<IOException>(() => new RunRecorder(TestRuns.Manifest("agent-2"), runDirectory));
-        Assert.Throws<ArgumentException>(() => new RunRecorder(TestRuns.Manifest("agent-1") with { FormatVersion = 2 }, _directory.Sub("other")));
+        Assert.Throws<ArgumentException>(() => new RunRecorder(TestRuns.Manifest("agent-1") with { FormatVersion = RunManifest.CurrentFormatVersion + 1 }, _directory.Sub("other")));
 
         recorder.Complete();
         Assert.Throws<InvalidOperationException>(() => recorder.RecordRequest("a", TimeSpan.Zero, TimeSpan.Zero, null, true, null));

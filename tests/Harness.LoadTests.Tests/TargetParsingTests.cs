@@ -19,7 +19,17 @@ public sealed class TargetParsingTests
         Assert.Equal(new Uri("http://host:9000"), ExternalTargets.Parse("grpc=http://host:5082,metrics=http://host:9000", "x").MetricsAddress);
     }
 
+    [Fact]
+    public void Mode_OfATarget_OverridesTheLabel()
+    {
+        var target = ExternalTargets.Parse("grpc=http://grpc-iocp:5082,mode=iocp,metrics=http://grpc-iocp:5083", "external");
+
+        Assert.Equal(new ServiceTarget("grpc", "iocp", new Uri("http://grpc-iocp:5082"), new Uri("http://grpc-iocp:5083")), target);
+    }
+
     [Theory]
+    [InlineData("soap=http://h:1,mode=")]
+    [InlineData("soap=http://h:1,mode=a/b")]
     [InlineData("rest=http://host:1")]
     [InlineData("grpc=host:5082")]
     [InlineData("grpc")]

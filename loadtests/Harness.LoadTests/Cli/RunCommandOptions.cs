@@ -30,9 +30,9 @@ public sealed class RunCommandOptions
 
     public Option<string> Modes { get; } = new("--modes") { Description = "Scheduling modes to start locally, in order: threadpool, iocp, custompool.", DefaultValueFactory = _ => "threadpool,iocp,custompool" };
 
-    public Option<string[]> Targets { get; } = new("--target") { Description = "A running service instead of local ones: soap=http://host:port or grpc=http://host:port[,metrics=http://host:port]. Repeatable.", AllowMultipleArgumentsPerToken = false };
+    public Option<string[]> Targets { get; } = new("--target") { Description = "A running service instead of local ones: soap=http://host:port or grpc=http://host:port[,metrics=http://host:port][,mode=name]. Repeatable; targets with different mode= run one mode after another, compared in one report.", AllowMultipleArgumentsPerToken = false };
 
-    public Option<string> ModeLabel { get; } = new("--mode-label") { Description = "What to call the external targets' mode in the report.", DefaultValueFactory = _ => "external" };
+    public Option<string> ModeLabel { get; } = new("--mode-label") { Description = "What to call the mode of external targets that have no mode= of their own.", DefaultValueFactory = _ => "external" };
 
     public Option<int> Iterations { get; } = new("--iterations") { Description = "Compute: loop count per call.", DefaultValueFactory = _ => OperationSettings.Default.Iterations };
 
@@ -92,7 +92,7 @@ public sealed class RunCommandOptions
         IReadOnlyList<string> modes;
         if (targets.Count > 0)
         {
-            modes = [label];
+            modes = [.. targets.Select(t => t.Mode).Distinct()];
             stacks = [.. stacks.Where(s => targets.Any(t => t.Stack == s))];
             if (stacks.Count == 0)
             {

@@ -1,6 +1,9 @@
 namespace Harness.LoadTests.Targets;
 
-/// <summary>Services that are already running (compose, Kubernetes): one mode, named by <c>--mode-label</c>.</summary>
+/// <summary>
+/// Services that are already running (compose, Kubernetes, containers the runner started), grouped by mode: each
+/// target's own <c>mode=</c>, else <c>--mode-label</c>. Modes run one after another, in the order first named.
+/// </summary>
 public sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : ITargetProvider
 {
     public IReadOnlyList<string> Modes { get; } = [.. targets.Select(t => t.Mode).Distinct()];
@@ -13,8 +16,9 @@ public sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : ITar
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
 
     /// <summary>
-    /// Parses <c>--target stack=url[,metrics=url]</c>. Without <c>metrics=</c>, SOAP is scraped at its own address
-    /// and gRPC at the next port up, the services' default admin port.
+    /// Parses <c>--target stack=url[,metrics=url][,mode=name]</c>. Without <c>metrics=</c>, SOAP is scraped at its own
+    /// address and gRPC at the next port up, the services' default admin port. Without <c>mode=</c>, the target
+    /// belongs to <paramref name="modeLabel"/>.
     /// </summary>
     /// <exception cref="FormatException">The value names no known stack or no absolute http URL.</exception>
     public static ServiceTarget Parse(string value, string modeLabel)
@@ -24,22 +28,34 @@ public sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : ITar
         if (head.Length != 2 || !Stacks.All.Contains(head[0]) || !TryHttpUri(head[1], out var address))
         {
             throw new FormatException(
-                $"--target '{value}' must look like soap=http://host:port or grpc=http://host:port[,metrics=http://host:port]; stacks: {string.Join(", ", Stacks.All)}.");
+                $"--target '{value}' must look like soap=http://host:port or grpc=http://host:port[,metrics=http://host:port][,mode=name]; stacks: {string.Join(", ", Stacks.All)}.");
         }
 
         Uri? metrics = null;
+        var mode = modeLabel;
         foreach (var part in parts.Skip(1))
         {
             var pair = part.Split('=', 2);
-            if (pair.Length != 2 || pair[0] != "metrics" || !TryHttpUri(pair[1], out metrics))
+            var ok = pair.Length == 2 && pair[0] switch
             {
-                throw new FormatException($"--target '{value}': after the address only metrics=http://host:port is accepted; got '{part}'.");
+                "metrics" => TryHttpUri(pair[1], out metrics),
+                "mode" => IsLabel(mode = pair[1]),
+                _ => false,
+            };
+            if (!ok)
+            {
+                throw new FormatException(
+                    $"--target '{value}': after the address only metrics=http://host:port and mode=name (letters, digits, '-', '_', at most 40) are accepted; got '{part}'.");
             }
         }
 
         metrics ??= head[0] == Stacks.Grpc ? new UriBuilder(address) { Port = address.Port + 1 }.Uri : address;
-        return new ServiceTarget(head[0], modeLabel, address, metrics);
+        return new ServiceTarget(head[0], mode, address, metrics);
     }
+
+    // A mode becomes part of series ids and file names (docs/raw-format.md).
+    private static bool IsLabel(string text) =>
+        text.Length is > 0 and <= 40 && text.All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_');
 
     private static bool TryHttpUri(string text, out Uri uri) =>
         Uri.TryCreate(text, UriKind.Absolute, out uri!) && uri.Scheme is "http" or "https";

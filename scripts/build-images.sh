@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Builds every harness image: harness/stub, harness/soap, harness/grpc, harness/runner (tag: local).
+# With --local-base (the default when mcr.microsoft.com is unreachable) it first builds the local base images
+# (scripts/build-base-images.sh) and passes them as build arguments; otherwise the official images are used.
+# Usage: scripts/build-images.sh [--local-base|--official-base] [--tag TAG]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+base=auto
+tag=local
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --local-base) base=local ;;
+    --official-base) base=official ;;
+    --tag) tag=${2:?--tag needs a value}; shift ;;
+    *) echo "error: unknown option '$1'; valid: --local-base, --official-base, --tag TAG" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+docker info >/dev/null 2>&1 || { echo "error: no Docker engine answers on ${DOCKER_HOST:-unix:///var/run/docker.sock}; start dockerd" >&2; exit 1; }
+
+if [[ $base == auto ]]; then
+  # A registry answers within seconds or not at all here; don't wait for the pull's own long timeout.
+  if timeout 15 docker pull -q mcr.microsoft.com/dotnet/aspnet:10.0 >/dev/null 2>&1; then base=official; else base=local; fi
+fi
+
+args=()
+if [[ $base == local ]]; then
+  scripts/build-base-images.sh
+  args=(--build-arg SDK_IMAGE=harness/dotnet-sdk:10.0 --build-arg RUNTIME_IMAGE=harness/dotnet-aspnet:10.0
+        --build-arg NODE_IMAGE=harness/node:20)
+fi
+
+build() {
+  local name=$1 dockerfile=$2 started
+  started=$(date +%s)
+  echo "building harness/$name:$tag ($dockerfile, $base base images)..."
+  # Host networking lets the build's restore use the machine's own DNS and proxy settings.
+  if ! docker build --network host "${args[@]}" -f "$dockerfile" -t "harness/$name:$tag" . >"artifacts/docker-build-$name.log" 2>&1; then
+    tail -n 30 "artifacts/docker-build-$name.log" >&2
+    echo "error: building harness/$name failed; full log: artifacts/docker-build-$name.log" >&2
+    exit 1
+  fi
+  echo "  harness/$name:$tag built in $(( $(date +%s) - started )) s"
+}
+
+mkdir -p artifacts
+build stub services/Harness.ThirdPartyStub/Dockerfile
+build soap services/Harness.SoapService/Dockerfile
+build grpc services/Harness.GrpcService/Dockerfile
+build runner loadtests/Harness.LoadTests/Dockerfile
+
+docker image ls --format '{{.Repository}}:{{.Tag}}\t{{.Size}}' | grep "^harness/.*:$tag" | sort
