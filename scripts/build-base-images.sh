@@ -95,6 +95,8 @@ else
 FROM harness/base:bookworm
 COPY node /usr/local/bin/node
 COPY npm /usr/local/lib/node_modules/npm
+# Node keeps its own CA list; trust the system store, which holds the host's extra CAs (see above).
+ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
 RUN ln -s /usr/local/lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm && node --version
 EOF
     docker build -q -t harness/node:20 "$work/node" >/dev/null

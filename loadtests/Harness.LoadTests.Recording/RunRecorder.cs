@@ -184,7 +184,10 @@ public sealed class RunRecorder : IDisposable
         }
     }
 
-    /// <summary>The target's /metrics scraped in <paramref name="second"/> (copied). The last scrape of a second wins.</summary>
+    /// <summary>
+    /// Server-side values read in <paramref name="second"/>: the target's /metrics, and, under <c>matrix</c>, its
+    /// container's stats. Values of one second are merged by key; the last value of a key wins.
+    /// </summary>
     public void RecordServer(string seriesId, int second, IReadOnlyDictionary<string, double> metrics)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(second);
@@ -200,7 +203,18 @@ public sealed class RunRecorder : IDisposable
                 return;
             }
 
-            series.Open(second).Server = copy;
+            var builder = series.Open(second);
+            if (builder.Server is { } existing)
+            {
+                foreach (var (key, value) in copy)
+                {
+                    existing[key] = value;
+                }
+            }
+            else
+            {
+                builder.Server = copy;
+            }
         }
     }
 

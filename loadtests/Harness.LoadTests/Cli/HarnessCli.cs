@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Harness.LoadTests.Containers;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Reporting;
 using Harness.LoadTests.Running;
@@ -7,7 +8,7 @@ using Spectre.Console;
 
 namespace Harness.LoadTests.Cli;
 
-/// <summary>The <c>harness</c> command tree: <c>run</c> (the default), <c>compare</c> and <c>report</c>.</summary>
+/// <summary>The <c>harness</c> command tree: <c>run</c> (the default), <c>matrix</c>, <c>compare</c> and <c>report</c>.</summary>
 public static class HarnessCli
 {
     public const int ExitUsage = 2;
@@ -27,6 +28,14 @@ public static class HarnessCli
         runOptions.AddTo(run);
         run.SetAction((parse, ct) => RunAsync(console, runOptions, parse, ct));
         root.Subcommands.Add(run);
+
+        var matrix = new Command(
+            "matrix",
+            "Run each scheduling mode in its own container (Docker), one mode after another under identical CPU and memory limits, and compare them in one report.");
+        var matrixOptions = new MatrixCommandOptions();
+        matrixOptions.AddTo(matrix);
+        matrix.SetAction((parse, ct) => MatrixAsync(console, matrixOptions, parse, ct));
+        root.Subcommands.Add(matrix);
 
         var runA = new Argument<string>("RUN_A") { Description = "A run folder (reports/<timestamp>)." };
         var runB = new Argument<string>("RUN_B") { Description = "Another run folder, compared against RUN_A." };
@@ -78,6 +87,50 @@ public static class HarnessCli
             // System.CommandLine reports a stray OperationCanceledException as a bare exit code 1; say what broke.
             console.MarkupLineInterpolated($"[red]error:[/] the run failed: {ex}");
             return 1;
+        }
+    }
+
+    private static async Task<int> MatrixAsync(IAnsiConsole console, MatrixCommandOptions options, ParseResult parse, CancellationToken cancellationToken)
+    {
+        RunOptions run;
+        MatrixSettings settings;
+        try
+        {
+            (run, settings) = options.Bind(parse, "harness " + string.Join(' ', parse.Tokens.Select(t => t.Value)));
+        }
+        catch (UsageException ex)
+        {
+            console.MarkupLineInterpolated($"[red]error:[/] {ex.Message}");
+            return ExitUsage;
+        }
+
+        DockerTargets targets;
+        try
+        {
+            console.MarkupLineInterpolated(
+                $"[grey]matrix: {string.Join(", ", settings.Modes)} in containers, {settings.Cpus} CPU and {settings.MemoryBytes >> 20} MiB each, at {settings.DockerHost}[/]");
+            targets = await DockerTargets.CreateAsync(settings, message => console.MarkupLineInterpolated($"[grey]{message}[/]"), cancellationToken);
+            console.MarkupLineInterpolated($"[grey]containers and network labelled harness.run={targets.RunId}[/]");
+        }
+        catch (DockerUnavailableException ex)
+        {
+            console.MarkupLineInterpolated($"[red]error:[/] {ex.Message}");
+            return ExitUsage;
+        }
+
+        await using (targets)
+        {
+            try
+            {
+                var exit = await new RunOrchestrator(console).RunAsync(run, targets, cancellationToken);
+                console.MarkupLineInterpolated($"[grey]time to healthy: {string.Join("; ", targets.HealthTimes)}[/]");
+                return exit;
+            }
+            catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+            {
+                console.MarkupLineInterpolated($"[red]error:[/] the run failed: {ex}");
+                return 1;
+            }
         }
     }
 

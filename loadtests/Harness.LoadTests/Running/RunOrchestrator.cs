@@ -86,7 +86,7 @@ public sealed class RunOrchestrator(IAnsiConsole console)
                         var target = modeTargets.Single(t => t.Stack == stack);
                         await RunSeriesAsync(
                             plan.IndexOf((mode, stack, operation)), target, operation, options, simulations,
-                            recorder, progress, scrapeHttp, started, cancellationToken);
+                            recorder, progress, scrapeHttp, started, targets as ISeriesWatcher, cancellationToken);
                     }
                 }
                 finally
@@ -136,6 +136,7 @@ public sealed class RunOrchestrator(IAnsiConsole console)
         ProgressPrinter progress,
         HttpClient scrapeHttp,
         Stopwatch runClock,
+        ISeriesWatcher? watcher,
         CancellationToken cancellationToken)
     {
         var seriesId = $"{target.Stack}-{operation}-{target.Mode}";
@@ -161,6 +162,7 @@ public sealed class RunOrchestrator(IAnsiConsole console)
         progress.StartSeries(index, seriesId);
         using var scraping = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         var scraper = new ServerScraper(scrapeHttp, recorder, offset).RunAsync(seriesId, target.MetricsAddress, scraping.Token);
+        var watching = watcher?.WatchAsync(target, new SeriesWatch(seriesId, recorder, offset, runClock), scraping.Token) ?? Task.CompletedTask;
         ScenarioResult result;
         try
         {
@@ -174,6 +176,7 @@ public sealed class RunOrchestrator(IAnsiConsole console)
         {
             await scraping.CancelAsync();
             await scraper;
+            await watching;
             progress.EndSeries();
         }
 

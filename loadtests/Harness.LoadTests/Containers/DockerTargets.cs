@@ -1,0 +1,442 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Net;
+using System.Net.Sockets;
+using Docker.DotNet;
+using Docker.DotNet.Models;
+using Harness.LoadTests.Recording;
+using Harness.LoadTests.Targets;
+
+namespace Harness.LoadTests.Containers;
+
+/// <summary>What <c>harness matrix</c> runs its containers with.</summary>
+/// <param name="DockerHost">The engine's endpoint, e.g. <c>unix:///var/run/docker.sock</c>.</param>
+/// <param name="ImageTag">Tag of the harness/stub, harness/soap and harness/grpc images.</param>
+/// <param name="Cpus">CPU limit of every service container (the stub's too).</param>
+/// <param name="MemoryBytes">Memory limit of every service container.</param>
+/// <param name="Fault">The fault to inject in each series, or null.</param>
+public sealed record MatrixSettings(
+    Uri DockerHost,
+    IReadOnlyList<string> Stacks,
+    IReadOnlyList<string> Modes,
+    string ImageTag,
+    double Cpus,
+    long MemoryBytes,
+    FaultPlan? Fault);
+
+/// <summary>The engine cannot be reached, or an image is missing; the message says which and what to do.</summary>
+public sealed class DockerUnavailableException(string message, Exception? inner = null) : Exception(message, inner);
+
+/// <summary>
+/// Targets in containers that <c>matrix</c> starts through Docker.DotNet: one stub for the whole run, and per mode one
+/// container per stack, all on a network of the run's own, with identical CPU and memory limits. Every container and
+/// the network carry the labels <c>harness=1</c> and <c>harness.run=&lt;id&gt;</c>, and are removed when the mode ends,
+/// on Ctrl+C and on failure. Ports are published on 127.0.0.1 only.
+/// </summary>
+public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
+{
+    public const string HarnessLabel = "harness";
+    public const string RunLabel = "harness.run";
+
+    private static readonly TimeSpan HealthTimeout = TimeSpan.FromSeconds(90);
+    private static readonly Dictionary<string, (int Port, int? AdminPort)> ServicePorts = new()
+    {
+        [Targets.Stacks.Soap] = (5081, null),
+        [Targets.Stacks.Grpc] = (5082, 5083),
+    };
+
+    private readonly DockerClient _docker;
+    private readonly MatrixSettings _settings;
+    private readonly Action<string> _log;
+    private readonly HttpClient _health = new() { Timeout = TimeSpan.FromSeconds(2) };
+    private readonly Dictionary<ServiceTarget, string> _containerOf = [];
+    private readonly Dictionary<string, List<string>> _containersOfMode = [];
+    private readonly List<string> _healthTimes = [];
+    private string? _networkId;
+    private string? _stubId;
+
+    private DockerTargets(DockerClient docker, MatrixSettings settings, Action<string> log)
+    {
+        _docker = docker;
+        _settings = settings;
+        _log = log;
+        RunId = "h" + DateTimeOffset.Now.ToString("yyyyMMddHHmmss", CultureInfo.InvariantCulture) + "-" + Environment.ProcessId.ToString(CultureInfo.InvariantCulture);
+    }
+
+    /// <summary>The value of the <c>harness.run</c> label on everything this run creates.</summary>
+    public string RunId { get; }
+
+    public IReadOnlyList<string> Modes => _settings.Modes;
+
+    /// <summary>"stack/mode healthy after N s" lines, one per container started, for the summary.</summary>
+    public IReadOnlyList<string> HealthTimes => _healthTimes;
+
+    /// <summary>Connects to the engine, checks the images, and starts the network and the stub.</summary>
+    /// <exception cref="DockerUnavailableException">No engine answers at the endpoint, or an image is missing.</exception>
+    public static async Task<DockerTargets> CreateAsync(MatrixSettings settings, Action<string> log, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        var docker = new DockerClientConfiguration(settings.DockerHost, defaultTimeout: TimeSpan.FromSeconds(30)).CreateClient();
+        try
+        {
+            using var ping = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+            ping.CancelAfter(TimeSpan.FromSeconds(10));
+            await docker.System.PingAsync(ping.Token);
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            docker.Dispose();
+            throw new DockerUnavailableException(
+                $"No Docker engine answered at {settings.DockerHost} ({ex.GetBaseException().Message}). Start dockerd, or point --docker-host (or DOCKER_HOST) at the engine's socket.",
+                ex);
+        }
+
+        var targets = new DockerTargets(docker, settings, log);
+        try
+        {
+            foreach (var image in settings.Stacks.Select(targets.ImageOf).Prepend(targets.ImageOf("stub")))
+            {
+                await targets.RequireImageAsync(image, cancellationToken);
+            }
+
+            await targets.StartNetworkAndStubAsync(cancellationToken);
+            return targets;
+        }
+        catch
+        {
+            await targets.DisposeAsync();
+            throw;
+        }
+    }
+
+    public async Task<IReadOnlyList<ServiceTarget>> AcquireAsync(string mode, CancellationToken cancellationToken)
+    {
+        var started = new List<ServiceTarget>();
+        var ids = _containersOfMode[mode] = [];
+        foreach (var stack in _settings.Stacks)
+        {
+            var (port, adminPort) = ServicePorts[stack];
+            var hostPort = FreeLoopbackPort();
+            var hostAdminPort = adminPort is null ? (int?)null : FreeLoopbackPort();
+            var env = new List<string>
+            {
+                $"Scheduling__Mode={mode}",
+                $"ThirdParty__BaseAddress=http://{StubName}:5080/",
+            };
+            var id = await CreateAndStartAsync(
+                $"harness-{RunId}-{stack}-{mode}", ImageOf(stack), env, Ports(port, hostPort, adminPort, hostAdminPort), cancellationToken);
+            ids.Add(id);
+
+            var address = new Uri($"http://127.0.0.1:{hostPort}");
+            var metrics = hostAdminPort is { } a ? new Uri($"http://127.0.0.1:{a}") : address;
+            await WaitHealthyAsync($"{stack}/{mode}", metrics, cancellationToken);
+            var target = new ServiceTarget(stack, mode, address, metrics);
+            _containerOf[target] = id;
+            started.Add(target);
+        }
+
+        return started;
+    }
+
+    public async Task ReleaseAsync(string mode)
+    {
+        if (_containersOfMode.Remove(mode, out var ids))
+        {
+            foreach (var id in ids)
+            {
+                await RemoveQuietlyAsync(id);
+            }
+        }
+    }
+
+    /// <summary>Samples the container's stats into the series' timeline each second and injects the fault, if any.</summary>
+    public async Task WatchAsync(ServiceTarget target, SeriesWatch series, CancellationToken cancellationToken)
+    {
+        if (!_containerOf.TryGetValue(target, out var id))
+        {
+            return;
+        }
+
+        var stats = SampleStatsAsync(id, series, cancellationToken);
+        var fault = _settings.Fault is { } plan ? InjectAsync(id, plan, series, cancellationToken) : Task.CompletedTask;
+        await Task.WhenAll(stats, fault);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        // Everything labelled with this run, whatever state the run ended in.
+        try
+        {
+            var leftovers = await _docker.Containers.ListContainersAsync(
+                new ContainersListParameters { All = true, Filters = RunFilter() }, CancellationToken.None);
+            foreach (var container in leftovers)
+            {
+                await RemoveQuietlyAsync(container.ID);
+            }
+
+            if (_networkId is not null)
+            {
+                await _docker.Networks.DeleteNetworkAsync(_networkId, CancellationToken.None);
+            }
+        }
+        catch (Exception ex) when (ex is DockerApiException or HttpRequestException or IOException or TimeoutException)
+        {
+            _log($"clean-up incomplete ({ex.Message}); remove leftovers with: docker rm -f $(docker ps -aq -f label={RunLabel}={RunId})");
+        }
+
+        _docker.Dispose();
+        _health.Dispose();
+    }
+
+    private string StubName => $"harness-{RunId}-stub";
+
+    private string ImageOf(string service) => $"harness/{service}:{_settings.ImageTag}";
+
+    private async Task RequireImageAsync(string image, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await _docker.Images.InspectImageAsync(image, cancellationToken);
+        }
+        catch (DockerApiException ex) when (ex.StatusCode == HttpStatusCode.NotFound)
+        {
+            throw new DockerUnavailableException($"The image {image} is not on this engine; build the images with scripts/build-images.sh (or pass --image-tag).", ex);
+        }
+    }
+
+    private async Task StartNetworkAndStubAsync(CancellationToken cancellationToken)
+    {
+        var network = await _docker.Networks.CreateNetworkAsync(
+            new NetworksCreateParameters { Name = $"harness-{RunId}", Labels = Labels() }, cancellationToken);
+        _networkId = network.ID;
+
+        var stubPort = FreeLoopbackPort();
+        _stubId = await CreateAndStartAsync(StubName, ImageOf("stub"), [], Ports(5080, stubPort, null, null), cancellationToken);
+        await WaitHealthyAsync("stub", new Uri($"http://127.0.0.1:{stubPort}"), cancellationToken);
+    }
+
+    private async Task<string> CreateAndStartAsync(
+        string name, string image, IList<string> env, IDictionary<string, IList<PortBinding>> ports, CancellationToken cancellationToken)
+    {
+        var created = await _docker.Containers.CreateContainerAsync(
+            new CreateContainerParameters
+            {
+                Name = name,
+                Image = image,
+                Env = env,
+                Labels = Labels(),
+                ExposedPorts = ports.Keys.ToDictionary(p => p, _ => default(EmptyStruct)),
+                HostConfig = new HostConfig
+                {
+                    NanoCPUs = (long)(_settings.Cpus * 1e9),
+                    Memory = _settings.MemoryBytes,
+                    PortBindings = ports,
+                    NetworkMode = $"harness-{RunId}",
+                    ReadonlyRootfs = true,
+                    Tmpfs = new Dictionary<string, string> { ["/tmp"] = "" },
+                },
+            },
+            cancellationToken);
+        await _docker.Containers.StartContainerAsync(created.ID, new ContainerStartParameters(), cancellationToken);
+        return created.ID;
+    }
+
+    private async Task WaitHealthyAsync(string what, Uri address, CancellationToken cancellationToken)
+    {
+        var clock = Stopwatch.StartNew();
+        var url = new Uri(address, "/healthz");
+        while (clock.Elapsed < HealthTimeout)
+        {
+            try
+            {
+                using var response = await _health.GetAsync(url, cancellationToken);
+                if (response.IsSuccessStatusCode)
+                {
+                    var line = string.Create(CultureInfo.InvariantCulture, $"{what} healthy after {clock.Elapsed.TotalSeconds:F2} s");
+                    _healthTimes.Add(line);
+                    _log(line);
+                    return;
+                }
+            }
+            catch (Exception ex) when (ex is HttpRequestException || (ex is TaskCanceledException && !cancellationToken.IsCancellationRequested))
+            {
+                // Not listening yet.
+            }
+
+            await Task.Delay(TimeSpan.FromMilliseconds(200), cancellationToken);
+        }
+
+        // InvalidOperationException: the orchestrator skips this mode and goes on with the others.
+        throw new InvalidOperationException($"{what} did not answer {url} within {HealthTimeout.TotalSeconds:F0} s.");
+    }
+
+    private async Task SampleStatsAsync(string id, SeriesWatch series, CancellationToken cancellationToken)
+    {
+        var sink = new StatsSink(series);
+        while (!cancellationToken.IsCancellationRequested)
+        {
+            try
+            {
+                // The engine streams one sample a second until the container stops.
+                await _docker.Containers.GetContainerStatsAsync(id, new ContainerStatsParameters { Stream = true }, sink, cancellationToken);
+            }
+            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+            {
+                return;
+            }
+            catch (Exception ex) when (ex is DockerApiException or HttpRequestException or IOException or OperationCanceledException)
+            {
+                // The container is gone or restarting: try again shortly.
+            }
+
+            try
+            {
+                await Task.Delay(TimeSpan.FromSeconds(1), cancellationToken);
+            }
+            catch (OperationCanceledException)
+            {
+                return;
+            }
+        }
+    }
+
+    private async Task InjectAsync(string id, FaultPlan plan, SeriesWatch series, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await Task.Delay(plan.At, cancellationToken);
+            var name = plan.Kind.ToString().ToLowerInvariant();
+            Record(series, "fault-start", $"{plan} on the container of {series.SeriesId}");
+            _log($"fault: {name} the container of {series.SeriesId}");
+            switch (plan.Kind)
+            {
+                case FaultKind.Kill:
+                    await _docker.Containers.KillContainerAsync(id, new ContainerKillParameters { Signal = "SIGKILL" }, cancellationToken);
+                    if (plan.Duration is { } down)
+                    {
+                        await Task.Delay(down, cancellationToken);
+                        await _docker.Containers.StartContainerAsync(id, new ContainerStartParameters(), cancellationToken);
+                        Record(series, "fault-end", $"started again after {down.TotalSeconds:0.#} s");
+                    }
+
+                    break;
+                case FaultKind.Pause:
+                    await _docker.Containers.PauseContainerAsync(id, cancellationToken);
+                    try
+                    {
+                        await Task.Delay(plan.Duration!.Value, cancellationToken);
+                    }
+                    finally
+                    {
+                        // Never leave it frozen, even when the series is cut short.
+                        await _docker.Containers.UnpauseContainerAsync(id, CancellationToken.None);
+                    }
+
+                    Record(series, "fault-end", $"unpaused after {plan.Duration.Value.TotalSeconds:0.#} s");
+                    break;
+                case FaultKind.Restart:
+                    await _docker.Containers.RestartContainerAsync(id, new ContainerRestartParameters { WaitBeforeKillSeconds = 1 }, cancellationToken);
+                    Record(series, "fault-end", "restarted");
+                    break;
+            }
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // The series ended before the fault was due (or while it lasted).
+        }
+        catch (DockerApiException ex)
+        {
+            Record(series, "note", $"fault not injected: {ex.Message}");
+        }
+    }
+
+    private static void Record(SeriesWatch series, string kind, string message)
+    {
+        try
+        {
+            series.Recorder.RecordEvent(new RunEvent(series.RunClock.Elapsed.TotalSeconds, kind, series.SeriesId, message));
+        }
+        catch (InvalidOperationException)
+        {
+            // The run was already completed.
+        }
+    }
+
+    private async Task RemoveQuietlyAsync(string id)
+    {
+        try
+        {
+            await _docker.Containers.RemoveContainerAsync(id, new ContainerRemoveParameters { Force = true }, CancellationToken.None);
+        }
+        catch (DockerContainerNotFoundException)
+        {
+        }
+    }
+
+    private Dictionary<string, string> Labels() => new() { [HarnessLabel] = "1", [RunLabel] = RunId };
+
+    private Dictionary<string, IDictionary<string, bool>> RunFilter() =>
+        new() { ["label"] = new Dictionary<string, bool> { [$"{RunLabel}={RunId}"] = true } };
+
+    private static Dictionary<string, IList<PortBinding>> Ports(int port, int hostPort, int? adminPort, int? hostAdminPort)
+    {
+        var ports = new Dictionary<string, IList<PortBinding>>
+        {
+            [$"{port}/tcp"] = [new PortBinding { HostIP = "127.0.0.1", HostPort = hostPort.ToString(CultureInfo.InvariantCulture) }],
+        };
+        if (adminPort is { } a && hostAdminPort is { } h)
+        {
+            ports[$"{a}/tcp"] = [new PortBinding { HostIP = "127.0.0.1", HostPort = h.ToString(CultureInfo.InvariantCulture) }];
+        }
+
+        return ports;
+    }
+
+    // A fixed port rather than Docker's random one: a container started again after a kill keeps its address.
+    private static int FreeLoopbackPort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    /// <summary>Turns each stats sample into timeline values, in the series second it was read.</summary>
+    private sealed class StatsSink(SeriesWatch series) : IProgress<ContainerStatsResponse>
+    {
+        public void Report(ContainerStatsResponse value)
+        {
+            var second = (int)Math.Floor(series.RunClock.Elapsed.TotalSeconds - series.OffsetSeconds);
+            if (second < 0 || value.CPUStats?.CPUUsage is null)
+            {
+                return;
+            }
+
+            var sample = new Dictionary<string, double>(StringComparer.Ordinal)
+            {
+                [ContainerMetrics.CpuSeconds] = value.CPUStats.CPUUsage.TotalUsage / 1e9,
+                [ContainerMetrics.ThrottledPeriods] = value.CPUStats.ThrottlingData?.ThrottledPeriods ?? 0,
+                [ContainerMetrics.ThrottledSeconds] = (value.CPUStats.ThrottlingData?.ThrottledTime ?? 0) / 1e9,
+                [ContainerMetrics.MemoryUsageBytes] = value.MemoryStats?.Usage ?? 0,
+                [ContainerMetrics.MemoryLimitBytes] = value.MemoryStats?.Limit ?? 0,
+            };
+            try
+            {
+                series.Recorder.RecordServer(series.SeriesId, second, sample);
+            }
+            catch (InvalidOperationException)
+            {
+                // The series was closed between the sample and this call.
+            }
+        }
+    }
+}
+
+/// <summary>The container stats <c>matrix</c> adds to the timeline, named as cAdvisor names them for Kubernetes.</summary>
+public static class ContainerMetrics
+{
+    public const string CpuSeconds = "container_cpu_usage_seconds_total";
+    public const string ThrottledPeriods = "container_cpu_cfs_throttled_periods_total";
+    public const string ThrottledSeconds = "container_cpu_cfs_throttled_seconds_total";
+    public const string MemoryUsageBytes = "container_memory_usage_bytes";
+    public const string MemoryLimitBytes = "container_spec_memory_limit_bytes";
+}

@@ -1,0 +1,71 @@
+using System.Net;
+using System.Net.Sockets;
+using Harness.LoadTests.Recording;
+
+namespace Harness.LoadTests.Tests.Containers;
+
+/// <summary>docker-compose.yml as a user runs it: the stack comes up healthy and the runner service writes a report.</summary>
+[Trait("Category", "Docker")]
+public sealed class ComposeSmokeTests
+{
+    private static readonly string[] Services =
+        ["soap-threadpool", "soap-iocp", "soap-custompool", "grpc-threadpool", "grpc-iocp", "grpc-custompool"];
+
+    [Fact]
+    public async Task Up_RunsTheRunnerAgainstEveryService_AndWritesAReportWithThroughputForEach()
+    {
+        // Arrange: a project of its own, free host ports, and a reports folder the runner's user may write.
+        var project = "harness-smoke-" + Guid.NewGuid().ToString("N")[..8];
+        var reports = HarnessRun.TempFolder();
+        if (!OperatingSystem.IsWindows())
+        {
+            File.SetUnixFileMode(reports, (UnixFileMode)0b111_111_111);
+        }
+        var env = new Dictionary<string, string>
+        {
+            ["REPORTS_DIR"] = reports,
+            ["RUNNER_TIME_SCALE"] = "0.25",
+            ["RUNNER_OPERATIONS"] = "call-third-party",
+            ["RUNNER_DELAY_MS"] = "200",
+        };
+        foreach (var port in (string[])["STUB_PORT", "SOAP_THREADPOOL_PORT", "SOAP_IOCP_PORT", "SOAP_CUSTOMPOOL_PORT",
+                     "GRPC_THREADPOOL_PORT", "GRPC_IOCP_PORT", "GRPC_CUSTOMPOOL_PORT"])
+        {
+            env[port] = FreePort().ToString(System.Globalization.CultureInfo.InvariantCulture);
+        }
+
+        try
+        {
+            // Act
+            var (exitCode, output) = await Docker.RunAsync(
+                "docker-compose", ["-p", project, "up", "--exit-code-from", "runner"], TimeSpan.FromMinutes(6), env);
+
+            // Assert
+            Assert.True(exitCode == 0, output);
+            var folder = Assert.Single(Directory.GetDirectories(reports));
+            Assert.True(File.Exists(Path.Combine(folder, "index.html")), output);
+            var run = RawRunReader.Read(folder);
+            Assert.Equal(["threadpool", "iocp", "custompool"], run.Manifest.Modes);
+            foreach (var service in Services)
+            {
+                var (stack, mode) = (service.Split('-')[0], service.Split('-')[1]);
+                var series = Assert.Single(run.Manifest.Series, s => s.Stack == stack && s.Mode == mode);
+                Assert.Contains($"http://{service}:", series.Target, StringComparison.Ordinal);
+                Assert.True(run.Timelines[series.Id].Sum(s => s.Requests - s.Failures) > 0, $"{series.Id} had no successful requests");
+            }
+        }
+        finally
+        {
+            await Docker.RunAsync("docker-compose", ["-p", project, "down", "--remove-orphans"], TimeSpan.FromMinutes(2), env);
+        }
+
+        Assert.Empty(await Docker.ContainersLabelledAsync($"com.docker.compose.project={project}"));
+    }
+
+    private static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+}

@@ -1,0 +1,61 @@
+using Harness.LoadTests.Cli;
+using Harness.LoadTests.Containers;
+
+namespace Harness.LoadTests.Tests.Containers;
+
+/// <summary>Parsing of matrix's own options; no Docker needed.</summary>
+public sealed class MatrixOptionsTests
+{
+    [Theory]
+    [InlineData("kill@10s", FaultKind.Kill, 10_000, null)]
+    [InlineData("kill@1.5s+5s", FaultKind.Kill, 1_500, 5_000)]
+    [InlineData("PAUSE@2s+500ms", FaultKind.Pause, 2_000, 500)]
+    [InlineData("restart@1m", FaultKind.Restart, 60_000, null)]
+    public void Fault_ParsesKindTimeAndLength(string text, FaultKind kind, int atMs, int? lengthMs)
+    {
+        var plan = FaultPlan.Parse(text);
+
+        Assert.Equal(new FaultPlan(kind, TimeSpan.FromMilliseconds(atMs), lengthMs is { } l ? TimeSpan.FromMilliseconds(l) : null), plan);
+    }
+
+    [Theory]
+    [InlineData("explode@1s", "kill, pause or restart")]
+    [InlineData("kill", "give the time")]
+    [InlineData("kill@soon", "give the time")]
+    [InlineData("kill@1s+0s", "not a positive duration")]
+    [InlineData("pause@1s", "a pause needs its length")]
+    [InlineData("restart@1s+2s", "a restart has no length")]
+    public void Fault_Invalid_SaysWhy(string text, string expected)
+    {
+        var ex = Assert.Throws<FormatException>(() => FaultPlan.Parse(text));
+
+        Assert.Contains(expected, ex.Message, StringComparison.Ordinal);
+        Assert.Contains($"'{text}'", ex.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("512m", 512L << 20)]
+    [InlineData("1g", 1L << 30)]
+    [InlineData("65536k", 64L << 20)]
+    [InlineData("1073741824", 1L << 30)]
+    public void Memory_ReadsDockersSizeSyntax(string text, long bytes)
+    {
+        Assert.True(MatrixCommandOptions.TryParseBytes(text, out var parsed));
+        Assert.Equal(bytes, parsed);
+    }
+
+    [Theory]
+    [InlineData("--cpus=0", "--cpus must be between 0.1 and")]
+    [InlineData("--memory=12q", "--memory '12q' must be a size of at least 64m")]
+    [InlineData("--memory=1m", "at least 64m")]
+    [InlineData("--fault=nap@1s", "kill, pause or restart")]
+    [InlineData("--docker-host=ftp://x", "must be a unix:///path/to/docker.sock or tcp://host:port")]
+    [InlineData("--target=soap=http://h:1", "matrix starts its own containers")]
+    public async Task BadOption_ExitsWithCode2AndSaysWhy(string option, string expected)
+    {
+        var (exitCode, text) = await HarnessRun.InvokeAsync("matrix", option);
+
+        Assert.Equal(2, exitCode);
+        Assert.Contains(expected, text, StringComparison.Ordinal);
+    }
+}

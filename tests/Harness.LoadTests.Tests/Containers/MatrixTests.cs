@@ -1,0 +1,57 @@
+using Harness.LoadTests.Containers;
+using Harness.LoadTests.Recording;
+
+namespace Harness.LoadTests.Tests.Containers;
+
+/// <summary><c>harness matrix</c> against a real Docker engine, through Docker.DotNet.</summary>
+[Trait("Category", "Docker")]
+public sealed class MatrixTests
+{
+    [Fact]
+    public async Task KilledContainer_TheRunRecordsTheFaultWindowTheFailuresAndTheRecovery()
+    {
+        // Arrange
+        var output = HarnessRun.TempFolder();
+
+        // Act: one mode, gRPC Compute for 9 s in a 1-CPU container, killed 3 s in and started again 2 s later.
+        var (exitCode, text) = await HarnessRun.InvokeAsync(
+            "matrix", "--modes", "iocp", "--stacks", "grpc", "--operations", "compute", "--iterations", "100000",
+            "--profile", "constant", "--time-scale", "0.15", "--cpus", "1", "--memory", "256m",
+            "--fault", "kill@3s+2s", "--output", output);
+
+        // Assert: the run ended normally and wrote its report.
+        Assert.True(exitCode == 0, text);
+        var folder = HarnessRun.RunFolder(output);
+        Assert.True(File.Exists(Path.Combine(folder, "index.html")));
+        var run = RawRunReader.Read(folder);
+        var timeline = run.Timelines["grpc-compute-iocp"];
+        var series = run.Manifest.Series.Single();
+
+        // The fault window, its failures, and requests that succeed again after it.
+        var start = Assert.Single(run.Events, e => e.Kind == "fault-start");
+        var end = Assert.Single(run.Events, e => e.Kind == "fault-end");
+        Assert.InRange(end.AtSeconds - start.AtSeconds, 1.5, 6);
+        var endSecond = end.AtSeconds - series.OffsetSeconds;
+        Assert.True(timeline.Where(s => s.Second < start.AtSeconds - series.OffsetSeconds).Sum(s => s.Requests - s.Failures) > 0, text);
+        Assert.True(timeline.Sum(s => s.Failures) > 0, "nothing failed while the container was dead");
+        Assert.True(timeline.Where(s => s.Second > endSecond).Sum(s => s.Requests - s.Failures) > 0, "nothing succeeded after the restart");
+
+        // The container's own stats sat beside its /metrics in the timeline.
+        Assert.Contains(timeline, s => s.Server.ContainsKey(ContainerMetrics.CpuSeconds) && s.Server.ContainsKey(ContainerMetrics.ThrottledPeriods));
+        Assert.Contains(timeline, s => s.Server.GetValueOrDefault(ContainerMetrics.MemoryLimitBytes) == 256 << 20);
+
+        // Nothing this run started is left behind.
+        var runId = Assert.IsType<string>(text.Split("harness.run=", 2) is [_, var rest] ? rest.Split([' ', '\n', '\r'])[0] : null);
+        Assert.Empty(await Docker.ContainersLabelledAsync($"harness.run={runId}"));
+    }
+
+    [Fact]
+    public async Task UnreachableEngine_ExitsWithCode2_NamingTheSocket()
+    {
+        var (exitCode, text) = await HarnessRun.InvokeAsync("matrix", "--docker-host", "unix:///tmp/no-docker-here.sock");
+
+        Assert.Equal(2, exitCode);
+        Assert.Contains("unix:///tmp/no-docker-here.sock", text, StringComparison.Ordinal);
+        Assert.Contains("Start dockerd", text, StringComparison.Ordinal);
+    }
+}
