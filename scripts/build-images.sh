@@ -37,7 +37,7 @@ build() {
   started=$(date +%s)
   echo "building harness/$name:$tag ($dockerfile, $base base images)..."
   # Host networking lets the build's restore use the machine's own DNS and proxy settings.
-  if ! docker build --network host "${args[@]}" -f "$dockerfile" -t "harness/$name:$tag" . >"artifacts/docker-build-$name.log" 2>&1; then
+  if ! docker build --force-rm --network host "${args[@]}" -f "$dockerfile" -t "harness/$name:$tag" . >"artifacts/docker-build-$name.log" 2>&1; then
     tail -n 30 "artifacts/docker-build-$name.log" >&2
     echo "error: building harness/$name failed; full log: artifacts/docker-build-$name.log" >&2
     exit 1

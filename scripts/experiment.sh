@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Reruns one of the published experiments (../shared/EXPERIMENTS.md; docs/experiments.md) with the harness.
-# Usage: scripts/experiment.sh S0|S1|S2|S3 [extra harness options, e.g. --stacks grpc or --time-scale 0.25]
+# Usage: scripts/experiment.sh S0|S1|S2|S2-matrix|S3 [extra harness options, e.g. --stacks grpc or --time-scale 0.25]
 # Each writes its run folder(s) under reports/<experiment>/ and prints the report path. These are benchmarks:
 # S2 takes 8 minutes per mode and stack as published (48 minutes for both stacks and three modes).
 set -euo pipefail
@@ -28,6 +28,13 @@ case "$experiment" in
     scripts/harness.sh run --output reports/S2 --profile ramp \
       --operations call-third-party --fanout 4 --delay-ms 4000 --style blocking --modes threadpool,iocp,custompool "$@"
     ;;
+  S2-matrix)
+    # S2 with each mode in its own container under the same limits (harness matrix; needs Docker and
+    # scripts/build-images.sh). Defaults: SOAP, 1 CPU and 512 MiB per container; override with --cpus/--memory.
+    scripts/harness.sh matrix --output reports/S2-matrix --profile ramp --stacks soap \
+      --operations call-third-party --fanout 4 --delay-ms 4000 --style blocking --modes threadpool,iocp,custompool \
+      --cpus 1 --memory 512m "$@"
+    ;;
   S3)
     # Seed 003: 8 blocking reads per request, sequential vs the default degree of parallelism (cores) vs 8.
     for parallelism in 1 "$cores" 8; do
@@ -37,7 +44,7 @@ case "$experiment" in
     done
     ;;
   *)
-    echo "usage: scripts/experiment.sh S0|S1|S2|S3 [harness options]" >&2
+    echo "usage: scripts/experiment.sh S0|S1|S2|S2-matrix|S3 [harness options]" >&2
     exit 2
     ;;
 esac

@@ -12,7 +12,7 @@ public static class CsvReport
 {
     public const string Header =
         "second,users,requests,failures,rps,mean_ms,p50_ms,p90_ms,p99_ms,max_ms,intended_mean_ms,intended_p99_ms,"
-        + "os_threads,threadpool_threads,scheduler_threads,scheduler_busy_threads,queue_length,cpu_percent_of_one_core,context_switches_per_s,working_set_mb";
+        + "os_threads,threadpool_threads,scheduler_threads,scheduler_busy_threads,queue_length,cpu_percent_of_one_core,context_switches_per_s,working_set_mb,container_cpu_throttled_percent";
 
     public static string Render(IReadOnlyList<SecondSample> samples)
     {
@@ -47,6 +47,7 @@ public static class CsvReport
                 Format.Csv(r.CpuPercent),
                 Format.Csv(r.ContextSwitchesPerSecond),
                 Format.Csv(r.WorkingSetMb),
+                Format.Csv(r.ThrottledPercent),
             ];
             csv.AppendJoin(',', cells).Append('\n');
         }

@@ -101,7 +101,8 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             Column(r => r.QueueLength),
             Column(r => r.CpuPercent),
             Column(r => r.ContextSwitchesPerSecond),
-            Column(r => r.WorkingSetMb));
+            Column(r => r.WorkingSetMb),
+            rows.Any(r => r.ThrottledPercent is not null) ? Column(r => r.ThrottledPercent) : null);
 
         var byUsers = samples
             .Where(s => s.Users > 0 && s.Latency.TotalCount > 0)
@@ -240,7 +241,8 @@ internal sealed record TimelineModel(
     IReadOnlyList<double?> Queue,
     IReadOnlyList<double?> Cpu,
     IReadOnlyList<double?> ContextSwitches,
-    IReadOnlyList<double?> MemoryMb);
+    IReadOnlyList<double?> MemoryMb,
+    IReadOnlyList<double?>? Throttled);
 
 /// <summary>Response time per users level (or arrival rate, open model), from the merged histograms of its seconds.</summary>
 internal sealed record ByUsersModel(IReadOnlyList<int> Users, IReadOnlyList<double?> Mean, IReadOnlyList<double?> P99, IReadOnlyList<long> Count);

@@ -8,6 +8,7 @@ namespace Harness.LoadTests.Reporting;
 /// </summary>
 /// <param name="CpuPercent">CPU time used per second of wall time, in % of one core (200 % = two cores busy).</param>
 /// <param name="ContextSwitchesPerSecond">Voluntary + involuntary context switches of the target per second.</param>
+/// <param name="ThrottledPercent">Containers only: % of the CPU quota periods of this second in which the container was throttled.</param>
 internal sealed record SecondRow(
     int Second,
     int Users,
@@ -23,19 +24,24 @@ internal sealed record SecondRow(
     double? QueueLength,
     double? CpuPercent,
     double? ContextSwitchesPerSecond,
-    double? WorkingSetMb)
+    double? WorkingSetMb,
+    double? ThrottledPercent)
 {
     public static IReadOnlyList<SecondRow> From(IReadOnlyList<SecondSample> samples)
     {
         ArgumentNullException.ThrowIfNull(samples);
         var rows = new List<SecondRow>(samples.Count);
-        (int Second, double Value)? lastCpu = null, lastSwitches = null;
+        (int Second, double Value)? lastCpu = null, lastSwitches = null, lastPeriods = null, lastThrottled = null;
         foreach (var sample in samples.OrderBy(s => s.Second))
         {
             var server = sample.Server;
             var cpu = ServerMetrics.Value(server, ServerMetrics.CpuSecondsTotal);
             var switches = ServerMetrics.ContextSwitches(server);
             var workingSet = ServerMetrics.Value(server, ServerMetrics.WorkingSetBytes);
+            var periods = ServerMetrics.Value(server, ServerMetrics.ContainerCpuPeriodsTotal);
+            var throttled = ServerMetrics.Value(server, ServerMetrics.ContainerThrottledPeriodsTotal);
+            var periodRate = RatePerSecond(lastPeriods, sample.Second, periods);
+            var throttledRate = RatePerSecond(lastThrottled, sample.Second, throttled);
             rows.Add(new SecondRow(
                 sample.Second,
                 sample.Users,
@@ -51,9 +57,12 @@ internal sealed record SecondRow(
                 ServerMetrics.QueueLength(server),
                 RatePerSecond(lastCpu, sample.Second, cpu) * 100,
                 RatePerSecond(lastSwitches, sample.Second, switches),
-                workingSet / (1024 * 1024)));
+                workingSet / (1024 * 1024),
+                periodRate > 0 ? throttledRate / periodRate * 100 : null));
             lastCpu = cpu is null ? lastCpu : (sample.Second, cpu.Value);
             lastSwitches = switches is null ? lastSwitches : (sample.Second, switches.Value);
+            lastPeriods = periods is null ? lastPeriods : (sample.Second, periods.Value);
+            lastThrottled = throttled is null ? lastThrottled : (sample.Second, throttled.Value);
         }
 
         return rows;

@@ -19,6 +19,14 @@ public static class ServerMetrics
     public const string InvoluntaryContextSwitches = "process_involuntary_context_switches_total";
     public const string WorkingSetBytes = "process_working_set_bytes";
 
+    // Container stats that `harness matrix` samples beside /metrics (cAdvisor's names).
+    public const string ContainerCpuSecondsTotal = "container_cpu_usage_seconds_total";
+    public const string ContainerCpuPeriodsTotal = "container_cpu_cfs_periods_total";
+    public const string ContainerThrottledPeriodsTotal = "container_cpu_cfs_throttled_periods_total";
+    public const string ContainerThrottledSecondsTotal = "container_cpu_cfs_throttled_seconds_total";
+    public const string ContainerMemoryUsageBytes = "container_memory_usage_bytes";
+    public const string ContainerMemoryLimitBytes = "container_spec_memory_limit_bytes";
+
     /// <summary>The metric name of a key: everything before <c>{</c>.</summary>
     public static string NameOf(string key)
     {

@@ -182,4 +182,27 @@ public sealed class SeriesSummaryTests
         Assert.Equal(300, rows[2].ContextSwitchesPerSecond!.Value, 9);
         Assert.Null(rows[3].CpuPercent);
     }
+
+    [Fact]
+    public void Container_throttling_is_the_share_of_quota_periods_throttled_and_absent_without_container_stats()
+    {
+        static Dictionary<string, double> Container(double periods, double throttled) => new()
+        {
+            [ServerMetrics.ContainerCpuPeriodsTotal] = periods,
+            [ServerMetrics.ContainerThrottledPeriodsTotal] = throttled,
+        };
+
+        var rows = SecondRow.From(
+        [
+            Sample(0, 5, Histogram((1000, 10)), server: Container(100, 10)),
+            Sample(1, 5, Histogram((1000, 10)), server: Container(110, 15)),
+            Sample(2, 5, Histogram((1000, 10)), server: Container(110, 15)),
+        ]);
+        var plain = SecondRow.From([Sample(0, 5, Histogram((1000, 10)), server: Server("iocp", 20, 2, 0, 1, 1, 0))]);
+
+        Assert.Null(rows[0].ThrottledPercent);
+        Assert.Equal(50, rows[1].ThrottledPercent!.Value, 9);
+        Assert.Null(rows[2].ThrottledPercent);
+        Assert.Null(plain[0].ThrottledPercent);
+    }
 }

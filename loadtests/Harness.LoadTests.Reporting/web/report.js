@@ -437,6 +437,13 @@
 
     timeChart(grid, group, 'Memory', 'working set of the target process', 'MB',
       group.series.map(function (s) { return line(noServer(s), s.color, points(s.timeline.memoryMb)); }));
+
+    // Only runs whose targets are containers of harness matrix have the container's CPU quota stats.
+    var throttled = group.series.filter(function (s) { return s.timeline.throttled; });
+    if (throttled.length > 0) {
+      timeChart(grid, group, 'CPU throttling', 'share of the container\'s CPU quota periods in which it was throttled (docker stats)', '% of periods',
+        throttled.map(function (s) { return line(s.label, s.color, points(s.timeline.throttled)); }));
+    }
   }
 
   data.groups.forEach(function (group, index) {

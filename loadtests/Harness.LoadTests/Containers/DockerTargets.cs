@@ -5,6 +5,7 @@ using System.Net.Sockets;
 using Docker.DotNet;
 using Docker.DotNet.Models;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting;
 using Harness.LoadTests.Targets;
 
 namespace Harness.LoadTests.Containers;
@@ -414,6 +415,7 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
             var sample = new Dictionary<string, double>(StringComparer.Ordinal)
             {
                 [ContainerMetrics.CpuSeconds] = value.CPUStats.CPUUsage.TotalUsage / 1e9,
+                [ContainerMetrics.Periods] = value.CPUStats.ThrottlingData?.Periods ?? 0,
                 [ContainerMetrics.ThrottledPeriods] = value.CPUStats.ThrottlingData?.ThrottledPeriods ?? 0,
                 [ContainerMetrics.ThrottledSeconds] = (value.CPUStats.ThrottlingData?.ThrottledTime ?? 0) / 1e9,
                 [ContainerMetrics.MemoryUsageBytes] = value.MemoryStats?.Usage ?? 0,
@@ -434,9 +436,10 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
 /// <summary>The container stats <c>matrix</c> adds to the timeline, named as cAdvisor names them for Kubernetes.</summary>
 public static class ContainerMetrics
 {
-    public const string CpuSeconds = "container_cpu_usage_seconds_total";
-    public const string ThrottledPeriods = "container_cpu_cfs_throttled_periods_total";
-    public const string ThrottledSeconds = "container_cpu_cfs_throttled_seconds_total";
-    public const string MemoryUsageBytes = "container_memory_usage_bytes";
-    public const string MemoryLimitBytes = "container_spec_memory_limit_bytes";
+    public const string CpuSeconds = ServerMetrics.ContainerCpuSecondsTotal;
+    public const string Periods = ServerMetrics.ContainerCpuPeriodsTotal;
+    public const string ThrottledPeriods = ServerMetrics.ContainerThrottledPeriodsTotal;
+    public const string ThrottledSeconds = ServerMetrics.ContainerThrottledSecondsTotal;
+    public const string MemoryUsageBytes = ServerMetrics.ContainerMemoryUsageBytes;
+    public const string MemoryLimitBytes = ServerMetrics.ContainerMemoryLimitBytes;
 }

@@ -37,7 +37,8 @@ public sealed class MatrixTests
         Assert.True(timeline.Where(s => s.Second > endSecond).Sum(s => s.Requests - s.Failures) > 0, "nothing succeeded after the restart");
 
         // The container's own stats sat beside its /metrics in the timeline.
-        Assert.Contains(timeline, s => s.Server.ContainsKey(ContainerMetrics.CpuSeconds) && s.Server.ContainsKey(ContainerMetrics.ThrottledPeriods));
+        Assert.Contains(timeline, s => s.Server.ContainsKey(ContainerMetrics.CpuSeconds) && s.Server.ContainsKey(ContainerMetrics.ThrottledPeriods)
+            && s.Server.GetValueOrDefault(ContainerMetrics.Periods) > 0);
         Assert.Contains(timeline, s => s.Server.GetValueOrDefault(ContainerMetrics.MemoryLimitBytes) == 256 << 20);
 
         // Nothing this run started is left behind.
