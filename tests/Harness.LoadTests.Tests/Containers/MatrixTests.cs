@@ -1,5 +1,8 @@
+using System.Diagnostics;
+using Harness.LoadTests.Cli;
 using Harness.LoadTests.Containers;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Running;
 
 namespace Harness.LoadTests.Tests.Containers;
 
@@ -44,6 +47,56 @@ public sealed class MatrixTests
         // Nothing this run started is left behind.
         var runId = Assert.IsType<string>(text.Split("harness.run=", 2) is [_, var rest] ? rest.Split([' ', '\n', '\r'])[0] : null);
         Assert.Empty(await Docker.ContainersLabelledAsync($"harness.run={runId}"));
+    }
+
+    [Fact]
+    public async Task Sigterm_MidSeries_WritesTheReportAndRemovesEveryContainerAndTheNetwork()
+    {
+        // Arrange: the harness as its own process, as docker stop or Ctrl+C would reach it.
+        var output = HarnessRun.TempFolder();
+        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (var arg in (string[])[typeof(HarnessCli).Assembly.Location, "matrix", "--modes", "iocp,custompool", "--stacks", "grpc",
+                     "--operations", "compute", "--iterations", "100000", "--profile", "constant", "--output", output])
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        using var harness = Process.Start(start)!;
+        var text = new System.Text.StringBuilder();
+        var healthy = new TaskCompletionSource();
+        harness.OutputDataReceived += (_, e) =>
+        {
+            lock (text)
+            {
+                text.AppendLine(e.Data);
+            }
+
+            if (e.Data?.Contains("grpc/iocp healthy", StringComparison.Ordinal) == true)
+            {
+                healthy.TrySetResult();
+            }
+        };
+        harness.BeginOutputReadLine();
+        await healthy.Task.WaitAsync(TimeSpan.FromSeconds(90));
+        await Task.Delay(TimeSpan.FromSeconds(3));
+
+        // Act
+        await Docker.RunAsync("kill", ["-TERM", harness.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)], TimeSpan.FromSeconds(10));
+        await harness.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(60));
+
+        // Assert
+        string printed;
+        lock (text)
+        {
+            printed = text.ToString();
+        }
+
+        Assert.True(harness.ExitCode == RunOrchestrator.ExitInterrupted, printed);
+        Assert.True(File.Exists(Path.Combine(HarnessRun.RunFolder(output), "index.html")), printed);
+        var runId = Assert.IsType<string>(printed.Split("harness.run=", 2) is [_, var rest] ? rest.Split([' ', '\n', '\r'])[0] : null);
+        Assert.Empty(await Docker.ContainersLabelledAsync($"harness.run={runId}"));
+        var (_, networks) = await Docker.RunAsync("docker", ["network", "ls", "-q", "--filter", $"label=harness.run={runId}"], TimeSpan.FromSeconds(30));
+        Assert.True(string.IsNullOrWhiteSpace(networks), networks);
     }
 
     [Fact]
