@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Measures the container figures of docs/containers.md: image sizes, and each compose service's time from
-# `docker-compose up -d` to healthy (polled every 0.2 s; the healthcheck itself probes every 2 s, so compose's
-# figure includes up to one probe interval). `harness matrix` prints a finer figure (its own /healthz polling
-# from container start) in its "time to healthy" line.
+# Measures the container figures of docs/containers.md: image sizes, the time `docker-compose up -d` takes for
+# the whole stack, and for each service the time from its container's start to its first passing healthcheck
+# (read from docker inspect; compose probes every 2 s, so the figure includes up to one probe interval).
+# `harness matrix` prints a finer figure (its own /healthz polling from container start) in its "time to
+# healthy" line.
 # Usage: scripts/measure-containers.sh        (needs dockerd and the images of scripts/build-images.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -193,7 +193,6 @@ public sealed class RunRecorder : IDisposable
         ArgumentOutOfRangeException.ThrowIfNegative(second);
         ArgumentNullException.ThrowIfNull(metrics);
         var series = Series(seriesId);
-        var copy = new Dictionary<string, double>(metrics, StringComparer.Ordinal);
         lock (series.Gate)
         {
             ThrowIfClosed(series);
@@ -203,17 +202,10 @@ public sealed class RunRecorder : IDisposable
                 return;
             }
 
-            var builder = series.Open(second);
-            if (builder.Server is { } existing)
+            var server = series.Open(second).Server ??= new Dictionary<string, double>(StringComparer.Ordinal);
+            foreach (var (key, value) in metrics)
             {
-                foreach (var (key, value) in copy)
-                {
-                    existing[key] = value;
-                }
-            }
-            else
-            {
-                builder.Server = copy;
+                server[key] = value;
             }
         }
     }

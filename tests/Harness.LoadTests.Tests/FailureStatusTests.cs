@@ -1,7 +1,6 @@
-using System.Net;
-using System.Net.Sockets;
 using Harness.Contracts;
 using Harness.LoadTests.Scenarios;
+using Harness.LoadTests.Targets;
 
 namespace Harness.LoadTests.Tests;
 
@@ -14,7 +13,7 @@ public sealed class FailureStatusTests
     public async Task CallToAClosedPort_IsCountedUnderItsStacksName(string stack, string expected)
     {
         // Arrange: a loopback port that was free a moment ago and has no listener now.
-        var address = new Uri($"http://127.0.0.1:{FreePort()}");
+        var address = new Uri($"http://127.0.0.1:{LoopbackPorts.Free(1)[0]}");
         using IHarnessClient client = stack == "soap" ? new HarnessSoapClient(address, TimeSpan.FromSeconds(10)) : new HarnessGrpcClient(address);
 
         // Act
@@ -23,12 +22,5 @@ public sealed class FailureStatusTests
         // Assert
         Assert.NotNull(ex);
         Assert.Equal(expected, FailureStatus.Of(ex));
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }

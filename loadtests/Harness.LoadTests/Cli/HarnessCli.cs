@@ -67,43 +67,32 @@ public static class HarnessCli
         RunOptions run;
         try
         {
-            run = options.Bind(parse, "harness " + string.Join(' ', parse.Tokens.Select(t => t.Value)));
+            run = options.Bind(parse, CommandLine(parse));
         }
         catch (UsageException ex)
         {
-            console.MarkupLineInterpolated($"[red]error:[/] {ex.Message}");
-            return ExitUsage;
+            return Usage(console, ex.Message);
         }
 
         await using ITargetProvider targets = run.Targets.Count > 0
             ? new ExternalTargets(run.Targets)
             : new LocalTargets(run.Stacks, run.Modes, message => console.MarkupLineInterpolated($"[grey]{message}[/]"));
-        try
-        {
-            return await new RunOrchestrator(console).RunAsync(run, targets, cancellationToken);
-        }
-        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
-        {
-            // System.CommandLine reports a stray OperationCanceledException as a bare exit code 1; say what broke.
-            console.MarkupLineInterpolated($"[red]error:[/] the run failed: {ex}");
-            return 1;
-        }
+        return await OrchestrateAsync(console, run, targets, afterRun: null, cancellationToken);
     }
 
     private static async Task<int> MatrixAsync(IAnsiConsole console, MatrixCommandOptions options, ParseResult parse, CancellationToken cancellationToken)
     {
-        RunOptions run;
-        MatrixSettings settings;
+        (RunOptions Run, MatrixSettings Settings) bound;
         try
         {
-            (run, settings) = options.Bind(parse, "harness " + string.Join(' ', parse.Tokens.Select(t => t.Value)));
+            bound = options.Bind(parse, CommandLine(parse));
         }
         catch (UsageException ex)
         {
-            console.MarkupLineInterpolated($"[red]error:[/] {ex.Message}");
-            return ExitUsage;
+            return Usage(console, ex.Message);
         }
 
+        var settings = bound.Settings;
         DockerTargets targets;
         try
         {
@@ -114,24 +103,44 @@ public static class HarnessCli
         }
         catch (DockerUnavailableException ex)
         {
-            console.MarkupLineInterpolated($"[red]error:[/] {ex.Message}");
-            return ExitUsage;
+            return Usage(console, ex.Message);
         }
 
         await using (targets)
         {
-            try
-            {
-                var exit = await new RunOrchestrator(console).RunAsync(run, targets, cancellationToken);
-                console.MarkupLineInterpolated($"[grey]time to healthy: {string.Join("; ", targets.HealthTimes)}[/]");
-                return exit;
-            }
-            catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
-            {
-                console.MarkupLineInterpolated($"[red]error:[/] the run failed: {ex}");
-                return 1;
-            }
+            return await OrchestrateAsync(
+                console,
+                bound.Run,
+                targets,
+                () => console.MarkupLineInterpolated($"[grey]time to healthy: {string.Join("; ", targets.HealthTimes)}[/]"),
+                cancellationToken);
         }
+    }
+
+    /// <summary>Runs the orchestrator; <paramref name="afterRun"/> runs only when it returned (whatever its exit code).</summary>
+    private static async Task<int> OrchestrateAsync(
+        IAnsiConsole console, RunOptions run, ITargetProvider targets, Action? afterRun, CancellationToken cancellationToken)
+    {
+        try
+        {
+            var exit = await new RunOrchestrator(console).RunAsync(run, targets, cancellationToken);
+            afterRun?.Invoke();
+            return exit;
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            // System.CommandLine reports a stray OperationCanceledException as a bare exit code 1; say what broke.
+            console.MarkupLineInterpolated($"[red]error:[/] the run failed: {ex}");
+            return 1;
+        }
+    }
+
+    private static string CommandLine(ParseResult parse) => "harness " + string.Join(' ', parse.Tokens.Select(t => t.Value));
+
+    private static int Usage(IAnsiConsole console, string message)
+    {
+        console.MarkupLineInterpolated($"[red]error:[/] {message}");
+        return ExitUsage;
     }
 
     private static int Guarded(IAnsiConsole console, Func<int> action)
@@ -142,8 +151,7 @@ public static class HarnessCli
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
         {
-            console.MarkupLineInterpolated($"[red]error:[/] {ex.Message}");
-            return ExitUsage;
+            return Usage(console, ex.Message);
         }
     }
 

@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Net;
-using System.Net.Sockets;
 using Docker.DotNet;
 using Docker.DotNet.Models;
 using Harness.LoadTests.Recording;
@@ -49,7 +48,6 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
     private readonly DockerClient _docker;
     private readonly MatrixSettings _settings;
     private readonly Action<string> _log;
-    private readonly HttpClient _health = new() { Timeout = TimeSpan.FromSeconds(2) };
     private readonly Dictionary<ServiceTarget, string> _containerOf = [];
     private readonly Dictionary<string, List<string>> _containersOfMode = [];
     private readonly List<string> _healthTimes = [];
@@ -117,8 +115,9 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
         foreach (var stack in _settings.Stacks)
         {
             var (port, adminPort) = ServicePorts[stack];
-            var hostPort = FreeLoopbackPort();
-            var hostAdminPort = adminPort is null ? (int?)null : FreeLoopbackPort();
+            var free = LoopbackPorts.Free(2);
+            var hostPort = free[0];
+            var hostAdminPort = adminPort is null ? (int?)null : free[1];
             var env = new List<string>
             {
                 $"Scheduling__Mode={mode}",
@@ -186,7 +185,6 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
         }
 
         _docker.Dispose();
-        _health.Dispose();
     }
 
     private string StubName => $"harness-{RunId}-stub";
@@ -211,7 +209,7 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
             new NetworksCreateParameters { Name = $"harness-{RunId}", Labels = Labels() }, cancellationToken);
         _networkId = network.ID;
 
-        var stubPort = FreeLoopbackPort();
+        var stubPort = LoopbackPorts.Free(1)[0];
         _stubId = await CreateAndStartAsync(StubName, ImageOf("stub"), [], Ports(5080, stubPort, null, null), cancellationToken);
         await WaitHealthyAsync("stub", new Uri($"http://127.0.0.1:{stubPort}"), cancellationToken);
     }
@@ -242,33 +240,13 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
         return created.ID;
     }
 
+    // An InvalidOperationException from here makes the orchestrator skip this mode and go on with the others.
     private async Task WaitHealthyAsync(string what, Uri address, CancellationToken cancellationToken)
     {
-        var clock = Stopwatch.StartNew();
-        var url = new Uri(address, "/healthz");
-        while (clock.Elapsed < HealthTimeout)
-        {
-            try
-            {
-                using var response = await _health.GetAsync(url, cancellationToken);
-                if (response.IsSuccessStatusCode)
-                {
-                    var line = string.Create(CultureInfo.InvariantCulture, $"{what} healthy after {clock.Elapsed.TotalSeconds:F2} s");
-                    _healthTimes.Add(line);
-                    _log(line);
-                    return;
-                }
-            }
-            catch (Exception ex) when (ex is HttpRequestException || (ex is TaskCanceledException && !cancellationToken.IsCancellationRequested))
-            {
-                // Not listening yet.
-            }
-
-            await Task.Delay(TimeSpan.FromMilliseconds(200), cancellationToken);
-        }
-
-        // InvalidOperationException: the orchestrator skips this mode and goes on with the others.
-        throw new InvalidOperationException($"{what} did not answer {url} within {HealthTimeout.TotalSeconds:F0} s.");
+        var took = await HealthProbe.WaitAsync(what, address, HealthTimeout, static () => null, cancellationToken);
+        var line = string.Create(CultureInfo.InvariantCulture, $"{what} healthy after {took.TotalSeconds:F2} s");
+        _healthTimes.Add(line);
+        _log(line);
     }
 
     private async Task SampleStatsAsync(string id, SeriesWatch series, CancellationToken cancellationToken)
@@ -379,6 +357,7 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
     private Dictionary<string, IDictionary<string, bool>> RunFilter() =>
         new() { ["label"] = new Dictionary<string, bool> { [$"{RunLabel}={RunId}"] = true } };
 
+    // Fixed host ports rather than Docker's random ones: a container started again after a kill keeps its address.
     private static Dictionary<string, IList<PortBinding>> Ports(int port, int hostPort, int? adminPort, int? hostAdminPort)
     {
         var ports = new Dictionary<string, IList<PortBinding>>
@@ -391,14 +370,6 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
         }
 
         return ports;
-    }
-
-    // A fixed port rather than Docker's random one: a container started again after a kill keeps its address.
-    private static int FreeLoopbackPort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 
     /// <summary>Turns each stats sample into timeline values, in the series second it was read.</summary>
@@ -414,12 +385,12 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
 
             var sample = new Dictionary<string, double>(StringComparer.Ordinal)
             {
-                [ContainerMetrics.CpuSeconds] = value.CPUStats.CPUUsage.TotalUsage / 1e9,
-                [ContainerMetrics.Periods] = value.CPUStats.ThrottlingData?.Periods ?? 0,
-                [ContainerMetrics.ThrottledPeriods] = value.CPUStats.ThrottlingData?.ThrottledPeriods ?? 0,
-                [ContainerMetrics.ThrottledSeconds] = (value.CPUStats.ThrottlingData?.ThrottledTime ?? 0) / 1e9,
-                [ContainerMetrics.MemoryUsageBytes] = value.MemoryStats?.Usage ?? 0,
-                [ContainerMetrics.MemoryLimitBytes] = value.MemoryStats?.Limit ?? 0,
+                [ServerMetrics.ContainerCpuSecondsTotal] = value.CPUStats.CPUUsage.TotalUsage / 1e9,
+                [ServerMetrics.ContainerCpuPeriodsTotal] = value.CPUStats.ThrottlingData?.Periods ?? 0,
+                [ServerMetrics.ContainerThrottledPeriodsTotal] = value.CPUStats.ThrottlingData?.ThrottledPeriods ?? 0,
+                [ServerMetrics.ContainerThrottledSecondsTotal] = (value.CPUStats.ThrottlingData?.ThrottledTime ?? 0) / 1e9,
+                [ServerMetrics.ContainerMemoryUsageBytes] = value.MemoryStats?.Usage ?? 0,
+                [ServerMetrics.ContainerMemoryLimitBytes] = value.MemoryStats?.Limit ?? 0,
             };
             try
             {
@@ -431,15 +402,4 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
             }
         }
     }
-}
-
-/// <summary>The container stats <c>matrix</c> adds to the timeline, named as cAdvisor names them for Kubernetes.</summary>
-public static class ContainerMetrics
-{
-    public const string CpuSeconds = ServerMetrics.ContainerCpuSecondsTotal;
-    public const string Periods = ServerMetrics.ContainerCpuPeriodsTotal;
-    public const string ThrottledPeriods = ServerMetrics.ContainerThrottledPeriodsTotal;
-    public const string ThrottledSeconds = ServerMetrics.ContainerThrottledSecondsTotal;
-    public const string MemoryUsageBytes = ServerMetrics.ContainerMemoryUsageBytes;
-    public const string MemoryLimitBytes = ServerMetrics.ContainerMemoryLimitBytes;
 }

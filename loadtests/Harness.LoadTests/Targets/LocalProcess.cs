@@ -1,7 +1,5 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
-using System.Net;
-using System.Net.Sockets;
 using System.Text;
 
 namespace Harness.LoadTests.Targets;
@@ -56,7 +54,8 @@ public sealed class LocalProcess : IAsyncDisposable
     /// <exception cref="InvalidOperationException">The service exited or was not healthy in time; the message carries its output.</exception>
     public static async Task<LocalProcess> StartAsync(string name, string assemblyName, IEnumerable<string> args, CancellationToken cancellationToken)
     {
-        var (port, adminPort) = TwoFreeLoopbackPorts();
+        var ports = LoopbackPorts.Free(2);
+        var (port, adminPort) = (ports[0], ports[1]);
         var assembly = Path.Combine(AppContext.BaseDirectory, assemblyName + ".dll");
         if (!File.Exists(assembly))
         {
@@ -140,37 +139,17 @@ public sealed class LocalProcess : IAsyncDisposable
 
     private async Task WaitHealthyAsync(CancellationToken cancellationToken)
     {
-        using var http = new HttpClient { Timeout = TimeSpan.FromSeconds(2) };
-        var waited = Stopwatch.StartNew();
-        while (waited.Elapsed < StartTimeout)
+        try
         {
-            cancellationToken.ThrowIfCancellationRequested();
-            if (_process.HasExited)
-            {
-                throw new InvalidOperationException($"{Name} exited with code {_process.ExitCode} while starting:\n{Output}");
-            }
-
-            try
-            {
-                using var response = await http.GetAsync(new Uri(AdminAddress, "/healthz"), cancellationToken);
-                if (response.StatusCode == HttpStatusCode.OK)
-                {
-                    return;
-                }
-            }
-            catch (HttpRequestException)
-            {
-                // Not listening yet.
-            }
-            catch (TaskCanceledException) when (!cancellationToken.IsCancellationRequested)
-            {
-                // The probe itself timed out; try again.
-            }
-
-            await Task.Delay(100, cancellationToken);
+            await HealthProbe.WaitAsync(
+                Name, AdminAddress, StartTimeout,
+                () => _process.HasExited ? $"exited with code {_process.ExitCode} while starting" : null,
+                cancellationToken);
         }
-
-        throw new InvalidOperationException($"{Name} was not healthy within {StartTimeout.TotalSeconds} s:\n{Output}");
+        catch (InvalidOperationException ex)
+        {
+            throw new InvalidOperationException($"{ex.Message}; its output:\n{Output}", ex);
+        }
     }
 
     private void Append(string? line)
@@ -182,15 +161,5 @@ public sealed class LocalProcess : IAsyncDisposable
                 _output.AppendLine(line);
             }
         }
-    }
-
-    private static (int, int) TwoFreeLoopbackPorts()
-    {
-        // Both held open together so the OS cannot hand out the same port twice.
-        using var first = new TcpListener(IPAddress.Loopback, 0);
-        using var second = new TcpListener(IPAddress.Loopback, 0);
-        first.Start();
-        second.Start();
-        return (((IPEndPoint)first.LocalEndpoint).Port, ((IPEndPoint)second.LocalEndpoint).Port);
     }
 }

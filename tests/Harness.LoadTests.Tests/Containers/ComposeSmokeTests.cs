@@ -1,6 +1,5 @@
-using System.Net;
-using System.Net.Sockets;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Targets;
 
 namespace Harness.LoadTests.Tests.Containers;
 
@@ -28,10 +27,11 @@ public sealed class ComposeSmokeTests
             ["RUNNER_OPERATIONS"] = "call-third-party",
             ["RUNNER_DELAY_MS"] = "200",
         };
-        foreach (var port in (string[])["STUB_PORT", "SOAP_THREADPOOL_PORT", "SOAP_IOCP_PORT", "SOAP_CUSTOMPOOL_PORT",
-                     "GRPC_THREADPOOL_PORT", "GRPC_IOCP_PORT", "GRPC_CUSTOMPOOL_PORT"])
+        string[] portVariables = ["STUB_PORT", "SOAP_THREADPOOL_PORT", "SOAP_IOCP_PORT", "SOAP_CUSTOMPOOL_PORT",
+            "GRPC_THREADPOOL_PORT", "GRPC_IOCP_PORT", "GRPC_CUSTOMPOOL_PORT"];
+        foreach (var (variable, port) in portVariables.Zip(LoopbackPorts.Free(portVariables.Length)))
         {
-            env[port] = FreePort().ToString(System.Globalization.CultureInfo.InvariantCulture);
+            env[variable] = port.ToString(System.Globalization.CultureInfo.InvariantCulture);
         }
 
         try
@@ -60,12 +60,5 @@ public sealed class ComposeSmokeTests
         }
 
         Assert.Empty(await Docker.ContainersLabelledAsync($"com.docker.compose.project={project}"));
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }

@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using Harness.LoadTests.Cli;
-using Harness.LoadTests.Containers;
+using Harness.LoadTests.Reporting;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Running;
 
@@ -40,13 +40,12 @@ public sealed class MatrixTests
         Assert.True(timeline.Where(s => s.Second > endSecond).Sum(s => s.Requests - s.Failures) > 0, "nothing succeeded after the restart");
 
         // The container's own stats sat beside its /metrics in the timeline.
-        Assert.Contains(timeline, s => s.Server.ContainsKey(ContainerMetrics.CpuSeconds) && s.Server.ContainsKey(ContainerMetrics.ThrottledPeriods)
-            && s.Server.GetValueOrDefault(ContainerMetrics.Periods) > 0);
-        Assert.Contains(timeline, s => s.Server.GetValueOrDefault(ContainerMetrics.MemoryLimitBytes) == 256 << 20);
+        Assert.Contains(timeline, s => s.Server.ContainsKey(ServerMetrics.ContainerCpuSecondsTotal) && s.Server.ContainsKey(ServerMetrics.ContainerThrottledPeriodsTotal)
+            && s.Server.GetValueOrDefault(ServerMetrics.ContainerCpuPeriodsTotal) > 0);
+        Assert.Contains(timeline, s => s.Server.GetValueOrDefault(ServerMetrics.ContainerMemoryLimitBytes) == 256 << 20);
 
         // Nothing this run started is left behind.
-        var runId = Assert.IsType<string>(text.Split("harness.run=", 2) is [_, var rest] ? rest.Split([' ', '\n', '\r'])[0] : null);
-        Assert.Empty(await Docker.ContainersLabelledAsync($"harness.run={runId}"));
+        Assert.Empty(await Docker.ContainersLabelledAsync($"harness.run={RunIdIn(text)}"));
     }
 
     [Fact]
@@ -93,7 +92,7 @@ public sealed class MatrixTests
 
         Assert.True(harness.ExitCode == RunOrchestrator.ExitInterrupted, printed);
         Assert.True(File.Exists(Path.Combine(HarnessRun.RunFolder(output), "index.html")), printed);
-        var runId = Assert.IsType<string>(printed.Split("harness.run=", 2) is [_, var rest] ? rest.Split([' ', '\n', '\r'])[0] : null);
+        var runId = RunIdIn(printed);
         Assert.Empty(await Docker.ContainersLabelledAsync($"harness.run={runId}"));
         var (_, networks) = await Docker.RunAsync("docker", ["network", "ls", "-q", "--filter", $"label=harness.run={runId}"], TimeSpan.FromSeconds(30));
         Assert.True(string.IsNullOrWhiteSpace(networks), networks);
@@ -108,4 +107,8 @@ public sealed class MatrixTests
         Assert.Contains("unix:///tmp/no-docker-here.sock", text, StringComparison.Ordinal);
         Assert.Contains("Start dockerd", text, StringComparison.Ordinal);
     }
+
+    // matrix prints "containers and network labelled harness.run=<id>" once it has created them.
+    private static string RunIdIn(string output) =>
+        Assert.IsType<string>(output.Split("harness.run=", 2) is [_, var rest] ? rest.Split([' ', '\n', '\r'])[0] : null);
 }
