@@ -29,8 +29,10 @@ if have harness/base:bookworm; then
   echo "harness/base:bookworm exists"
 else
   command -v debootstrap >/dev/null || { echo "error: debootstrap is not installed (apt-get install debootstrap)" >&2; exit 1; }
+  # The machine's own Debian mirror, as apt is configured; never a name written here.
   mirror=$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
-  mirror=${mirror:-http://deb.debian.org/debian}
+  [[ -n "$mirror" ]] || mirror=$(awk '$1 == "deb" && $2 !~ /^\[/ {print $2; exit} $1 == "deb" {print $3; exit}' /etc/apt/sources.list 2>/dev/null || true)
+  [[ -n "$mirror" ]] || { echo "error: no Debian mirror found in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list; configure apt first" >&2; exit 1; }
   echo "debootstrap bookworm from $mirror (about a minute)..."
   debootstrap --variant=minbase --include=ca-certificates,libicu72,libssl3,tzdata bookworm "$work/rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
     || { tail -n 20 "$work/debootstrap.log" >&2; exit 1; }
