@@ -4,13 +4,16 @@ namespace Harness.LoadTests.Engine;
 /// <param name="StartedAt">When the request was sent.</param>
 /// <param name="IntendedStartAt">Open model: when the schedule meant it to start (for coordinated-omission correction). Closed model: equals <paramref name="StartedAt"/>.</param>
 /// <param name="Latency">From <paramref name="StartedAt"/> to completion.</param>
+/// <param name="ServerTime">The server's own execution time from the step's <see cref="StepResult.ServerTime"/>;
+/// null when the request failed or the reply did not say.</param>
 public readonly record struct RequestSample(
     string Scenario,
     TimeSpan StartedAt,
     TimeSpan IntendedStartAt,
     TimeSpan Latency,
     bool IsSuccess,
-    string? StatusCode)
+    string? StatusCode,
+    TimeSpan? ServerTime)
 {
     public TimeSpan CompletedAt => StartedAt + Latency;
 

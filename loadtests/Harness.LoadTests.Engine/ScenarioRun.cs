@@ -144,7 +144,8 @@ internal sealed class ScenarioRun
             intendedStart ?? startedAt,
             Stopwatch.GetElapsedTime(startTimestamp, endTimestamp),
             result.IsSuccess,
-            result.StatusCode);
+            result.StatusCode,
+            result.IsSuccess ? result.ServerTime : null);
         Interlocked.Increment(ref _requests);
         if (!result.IsSuccess
             && Interlocked.Increment(ref _failures) >= _maxFailures

@@ -3,7 +3,20 @@ namespace Harness.LoadTests.Engine;
 /// <summary>What one request of a scenario returned: success, or a failure with a status code to count it under.</summary>
 public readonly record struct StepResult(bool IsSuccess, string? StatusCode)
 {
-    public static StepResult Ok() => new(true, null);
+    /// <summary>
+    /// The server's own execution time, as its reply reports it; the engine copies it into the request's
+    /// <see cref="RequestSample.ServerTime"/> when the request succeeded. Null when the reply does not say.
+    /// </summary>
+    public TimeSpan? ServerTime { get; init; }
 
-    public static StepResult Fail(string statusCode) => new(false, statusCode);
+    /// <summary>
+    /// The request failed because no connection could be made (refused, reset, unreachable), as opposed to a
+    /// reply that reported an error. Only a failed result can be a connection failure.
+    /// </summary>
+    public bool IsConnectionFailure { get; init; }
+
+    public static StepResult Ok(TimeSpan? serverTime = null) => new(true, null) { ServerTime = serverTime };
+
+    public static StepResult Fail(string statusCode, bool isConnectionFailure = false) =>
+        new(false, statusCode) { IsConnectionFailure = isConnectionFailure };
 }

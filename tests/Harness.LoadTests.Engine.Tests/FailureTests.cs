@@ -68,6 +68,42 @@ public sealed class FailureTests
     }
 
     [Fact]
+    public async Task Server_time_is_copied_from_successful_results_only()
+    {
+        var observer = new RecordingObserver();
+        var serverTime = TimeSpan.FromMilliseconds(7);
+
+        var result = await Run(
+            async ctx =>
+            {
+                await Task.Delay(10, ctx.CancellationToken);
+                return ctx.InvocationNumber % 2 == 0
+                    ? StepResult.Ok(serverTime)
+                    : StepResult.Fail("500") with { ServerTime = serverTime };
+            },
+            observer,
+            stages: new LoadSimulation.Inject(20, S(1), S(0.5)));
+
+        Assert.Equal(10, result.Requests);
+        Assert.All(observer.Samples, s => Assert.Equal(s.IsSuccess ? serverTime : null, s.ServerTime));
+        Assert.Contains(observer.Samples, s => s.ServerTime is not null);
+        Assert.Contains(observer.Samples, s => !s.IsSuccess);
+    }
+
+    [Fact]
+    public void Result_factories_set_server_time_and_connection_failure()
+    {
+        var ok = StepResult.Ok(TimeSpan.FromMilliseconds(3));
+        var refused = StepResult.Fail("connection", isConnectionFailure: true);
+        var error = StepResult.Fail("500");
+
+        Assert.Equal((true, null, TimeSpan.FromMilliseconds(3), false), (ok.IsSuccess, ok.StatusCode, ok.ServerTime, ok.IsConnectionFailure));
+        Assert.Equal((false, "connection", null, true), (refused.IsSuccess, refused.StatusCode, refused.ServerTime, refused.IsConnectionFailure));
+        Assert.False(error.IsConnectionFailure);
+        Assert.Null(StepResult.Ok().ServerTime);
+    }
+
+    [Fact]
     public async Task Reaching_MaxFailures_stops_early()
     {
         var observer = new RecordingObserver();
