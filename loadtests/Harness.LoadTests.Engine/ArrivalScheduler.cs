@@ -13,6 +13,8 @@ internal sealed class ArrivalScheduler(ScenarioRun run, LoadPlan plan, int maxIn
 
     public long MissedStarts => Interlocked.Read(ref _missedStarts);
 
+    public TimeSpan Duration => plan.Duration;
+
     public int Users(TimeSpan elapsed) =>
         (int)Math.Round(plan.TargetRatePerSecond(elapsed), MidpointRounding.AwayFromZero);
 

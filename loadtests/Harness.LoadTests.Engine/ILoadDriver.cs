@@ -16,6 +16,12 @@ internal interface ILoadDriver
     /// <summary>What progress reports as users at <paramref name="elapsed"/>: copies running, or arrivals per second.</summary>
     int Users(TimeSpan elapsed);
 
+    /// <summary>
+    /// The scenario's length as known now: the plan's, less the time bursts saved by ending before their
+    /// <c>During</c>. Progress reports it, so time left shrinks when a burst ends early.
+    /// </summary>
+    TimeSpan Duration { get; }
+
     /// <summary>Arrivals that fell due before load stopped but never started; the closed model has none.</summary>
     long MissedStarts { get; }
 }

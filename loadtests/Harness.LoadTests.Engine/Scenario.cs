@@ -5,6 +5,10 @@ namespace Harness.LoadTests.Engine;
 /// <param name="Simulations">Stages, all closed-model or all open-model (mixing is refused), plus pauses.</param>
 public sealed record Scenario(string Name, Func<ScenarioContext, Task<StepResult>> Run, IReadOnlyList<LoadSimulation> Simulations)
 {
+    /// <summary>
+    /// The sum of the stages' <c>During</c>. With <see cref="LoadSimulation.IterationsForConstant"/> stages it is an upper
+    /// bound: a burst ends when its copies are done, and the run's real length is known only when it ends.
+    /// </summary>
     public TimeSpan Duration => Simulations.Aggregate(TimeSpan.Zero, (total, s) => total + s.During);
 
     public bool IsOpenModel => Simulations.Any(s => s.IsOpenModel);

@@ -14,7 +14,6 @@ internal sealed class ScenarioRun
     private static readonly TimeSpan CancelGrace = TimeSpan.FromSeconds(1);
 
     private readonly Scenario _scenario;
-    private readonly LoadPlan _plan;
     private readonly ILoadObserver _observer;
     private readonly ILoadDriver _driver;
     private readonly long _maxFailures;
@@ -39,7 +38,6 @@ internal sealed class ScenarioRun
     public ScenarioRun(Scenario scenario, LoadPlan plan, ILoadObserver observer, LoadRunnerOptions options)
     {
         _scenario = scenario;
-        _plan = plan;
         _observer = observer;
         _maxFailures = options.MaxFailures;
         _drainTimeout = options.DrainTimeout;
@@ -188,7 +186,7 @@ internal sealed class ScenarioRun
             _scenario.Name,
             second,
             elapsed,
-            _plan.Duration,
+            _driver.Duration,
             _stopStarting.IsCancellationRequested ? 0 : _driver.Users(elapsed),
             Interlocked.Read(ref _inFlight),
             Interlocked.Read(ref _requests),

@@ -8,6 +8,7 @@ internal sealed class ConcurrencyProbe
 {
     private readonly int[] _perCopy = new int[64];
     private readonly ConcurrentQueue<(TimeSpan At, int Running)> _starts = new();
+    private readonly ConcurrentQueue<int> _copies = new();
     private readonly long _startTimestamp = Stopwatch.GetTimestamp();
     private int _running;
     private int _maxRunning;
@@ -20,9 +21,13 @@ internal sealed class ConcurrencyProbe
     /// <summary>At each call's start: time since the probe was made, and calls running including this one.</summary>
     public IReadOnlyList<(TimeSpan At, int Running)> Starts => [.. _starts];
 
+    /// <summary>The copy number of each call, in the order the calls started.</summary>
+    public IReadOnlyList<int> Copies => [.. _copies];
+
     public async Task<StepResult> RunAsync(ScenarioContext context, TimeSpan hold)
     {
         var running = Interlocked.Increment(ref _running);
+        _copies.Enqueue(context.CopyNumber);
         _starts.Enqueue((Stopwatch.GetElapsedTime(_startTimestamp), running));
         Raise(ref _maxRunning, running);
         if (context.CopyNumber >= 0)
