@@ -20,16 +20,18 @@ internal sealed class CopyController : ILoadDriver
 
     private readonly ScenarioRun _run;
     private readonly LoadPlan _plan;
+    private readonly FailureBackoff? _backoff;
     private readonly int[] _copyStates;
     private long _started;
     private int _runningCopies;
     private long _savedTicks;
     private BurstCopies? _burst;
 
-    public CopyController(ScenarioRun run, LoadPlan plan)
+    public CopyController(ScenarioRun run, LoadPlan plan, FailureBackoff? backoff)
     {
         _run = run;
         _plan = plan;
+        _backoff = backoff;
         _copyStates = new int[plan.MaxCopies];
     }
 
@@ -126,6 +128,7 @@ internal sealed class CopyController : ILoadDriver
     private async Task RunCopyAsync(int copy)
     {
         var stop = _run.StopStarting;
+        var connectionFailures = 0;
         try
         {
             while (!stop.IsCancellationRequested)
@@ -136,7 +139,11 @@ internal sealed class CopyController : ILoadDriver
                     return;
                 }
 
-                await RequestAsync(copy).ConfigureAwait(false);
+                var result = await RequestAsync(copy).ConfigureAwait(false);
+                if (BackoffAfter(result, ref connectionFailures) is { } wait)
+                {
+                    await Waits.Delay(wait, stop).ConfigureAwait(false);
+                }
             }
         }
         finally
@@ -148,11 +155,16 @@ internal sealed class CopyController : ILoadDriver
     private async Task RunBurstCopyAsync(int copy, int iterations, BurstCopies burst)
     {
         var stop = _run.StopStarting;
+        var connectionFailures = 0;
         try
         {
             for (var i = 0; i < iterations && !stop.IsCancellationRequested && !burst.IsCut; i++)
             {
-                await RequestAsync(copy).ConfigureAwait(false);
+                var result = await RequestAsync(copy).ConfigureAwait(false);
+                if (BackoffAfter(result, ref connectionFailures) is { } wait && i + 1 < iterations)
+                {
+                    await Waits.Delay(wait, stop).ConfigureAwait(false);
+                }
             }
         }
         finally
@@ -163,7 +175,7 @@ internal sealed class CopyController : ILoadDriver
     }
 
     /// <summary>One request of a copy; the copy's next one starts when this one has completed.</summary>
-    private async Task RequestAsync(int copy)
+    private async Task<StepResult> RequestAsync(int copy)
     {
         _run.RequestStarting();
         var request = _run.ExecuteAsync(copy, Interlocked.Increment(ref _started) - 1, intendedStart: null);
@@ -173,7 +185,23 @@ internal sealed class CopyController : ILoadDriver
             await Task.Yield();
         }
 
-        await request.ConfigureAwait(false);
+        return await request.ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// How long a copy waits before its next request: after a connection failure, the backoff for the streak it
+    /// extends; after anything else nothing, and the streak ends. A waiting copy has no request in flight.
+    /// </summary>
+    private TimeSpan? BackoffAfter(StepResult result, ref int connectionFailures)
+    {
+        if (_backoff is null || result.IsSuccess || !result.IsConnectionFailure)
+        {
+            connectionFailures = 0;
+            return null;
+        }
+
+        connectionFailures = connectionFailures == int.MaxValue ? int.MaxValue : connectionFailures + 1;
+        return _backoff.WaitAfter(connectionFailures, Random.Shared.NextDouble());
     }
 
     /// <summary>The copies of one burst: how many are still running, and whether the stage was cut at its During.</summary>

@@ -11,6 +11,13 @@ public sealed class LoadRunnerOptions
     /// <summary>After the last stage, how long requests still in flight may take before they are cancelled.</summary>
     public TimeSpan DrainTimeout { get; set; } = TimeSpan.FromSeconds(30);
 
+    /// <summary>
+    /// Closed model: how a copy waits after a connection failure (<see cref="StepResult.IsConnectionFailure"/>) before
+    /// its next request, so that an outage is measured as time rather than as a flood of instant failures. Null turns
+    /// it off: a copy retries at once. The open model never backs off; its arrivals are the schedule.
+    /// </summary>
+    public FailureBackoff? Backoff { get; set; } = new(TimeSpan.FromMilliseconds(100), TimeSpan.FromSeconds(2));
+
     /// <summary>Open model: most requests in flight; a request due beyond it waits, and its intended start time keeps the delay visible.</summary>
     public int MaxOpenRequestsInFlight { get; set; } = 20_000;
 }

@@ -44,7 +44,7 @@ internal sealed class ScenarioRun
         _requestToken = _cancelRequests.Token;
         _driver = plan.IsOpenModel
             ? new ArrivalScheduler(this, plan, options.MaxOpenRequestsInFlight)
-            : new CopyController(this, plan);
+            : new CopyController(this, plan, options.Backoff);
     }
 
     /// <summary>Time since the run started.</summary>
@@ -107,7 +107,8 @@ internal sealed class ScenarioRun
     public void RequestStarting() => Interlocked.Increment(ref _inFlight);
 
     /// <summary>Runs one request. The caller has already counted it with <see cref="RequestStarting"/>.</summary>
-    public async Task ExecuteAsync(int copyNumber, long invocation, TimeSpan? intendedStart)
+    /// <returns>The step's result (an exception as a failure); a request the engine cancelled returns a failure that is not counted.</returns>
+    public async Task<StepResult> ExecuteAsync(int copyNumber, long invocation, TimeSpan? intendedStart)
     {
         var startTimestamp = Stopwatch.GetTimestamp();
         StepResult result;
@@ -132,7 +133,7 @@ internal sealed class ScenarioRun
         // A request the engine cancelled at the end failed because of the engine, not the target.
         if (cancelledByEngine || (!result.IsSuccess && _requestToken.IsCancellationRequested) || Volatile.Read(ref _closed) != 0)
         {
-            return;
+            return result;
         }
 
         var startedAt = Stopwatch.GetElapsedTime(_startTimestamp, startTimestamp);
@@ -160,6 +161,8 @@ internal sealed class ScenarioRun
         {
             ObserverFailed(ex);
         }
+
+        return result;
     }
 
     private async Task ReportProgressAsync(CancellationToken stop)

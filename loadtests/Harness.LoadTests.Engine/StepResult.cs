@@ -11,7 +11,9 @@ public readonly record struct StepResult(bool IsSuccess, string? StatusCode)
 
     /// <summary>
     /// The request failed because no connection could be made (refused, reset, unreachable), as opposed to a
-    /// reply that reported an error. Only a failed result can be a connection failure.
+    /// reply that reported an error. Only a failed result can be a connection failure; the closed model backs off
+    /// after one (<see cref="LoadRunnerOptions.Backoff"/>). An exception the step throws never counts as one: the
+    /// engine knows nothing of transports, so a step that wants backoff returns <see cref="Fail"/> with it set.
     /// </summary>
     public bool IsConnectionFailure { get; init; }
 
