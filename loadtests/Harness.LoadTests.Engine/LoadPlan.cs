@@ -86,15 +86,7 @@ internal sealed class LoadPlan
         for (var i = 0; i < simulations.Count; i++)
         {
             var stage = simulations[i];
-            var (from, to) = stage switch
-            {
-                LoadSimulation.RampingConstant ramp => (previous, (double)ramp.Copies),
-                LoadSimulation.KeepConstant keep => (keep.Copies, keep.Copies),
-                LoadSimulation.RampingInject ramp => (previous, PerSecond(ramp.Rate, ramp.Interval)),
-                LoadSimulation.Inject inject => (PerSecond(inject.Rate, inject.Interval), PerSecond(inject.Rate, inject.Interval)),
-                // A pause runs nothing; a burst's copies are its own (CopyController), and it ends on 0 like a pause.
-                _ => (0.0, 0.0),
-            };
+            var (from, to) = StageLine.Of(stage, previous);
             var end = start + stage.During;
             var arrivals = stage.IsOpenModel ? (from + to) / 2 * stage.During.TotalSeconds : 0;
             var arrivalsAfter = SnapToWhole(arrivalsBefore + arrivals);
@@ -271,8 +263,6 @@ internal sealed class LoadPlan
     }
 
     private static string Describe(LoadSimulation stage) => stage.GetType().Name;
-
-    private static double PerSecond(int rate, TimeSpan interval) => rate / interval.TotalSeconds;
 
     private static double SnapToWhole(double value)
     {
