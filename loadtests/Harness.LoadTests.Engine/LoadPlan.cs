@@ -2,12 +2,15 @@ namespace Harness.LoadTests.Engine;
 
 /// <summary>
 /// A scenario's stages laid out on its timeline: the target copy count (closed model) or arrival rate (open model)
-/// at any elapsed time, and when each open-model arrival is due.
+/// at any time of the plan, and when each open-model arrival is due. It is a pure function of the stages; the drivers
+/// (<see cref="CopyController"/>, <see cref="ArrivalScheduler"/>) follow it on the clock.
 /// </summary>
 /// <remarks>
-/// Every stage is a straight line from the value the previous stage ended on (0 at the start and after a pause)
-/// to its own value; constant stages start and end on their value. Open-model rates are kept per second, so that
-/// stages with different intervals join up.
+/// Every stage is a straight line from the value the previous stage ended on (0 at the start and after a pause or a
+/// burst) to its own value; constant stages start and end on their value. Open-model rates are kept per second, so
+/// that stages with different intervals join up. Times are the plan's own: an <see cref="LoadSimulation.IterationsForConstant"/>
+/// stage lasts its whole <c>During</c> here, and the closed-model driver moves the rest of the plan earlier when a
+/// burst ends sooner.
 /// </remarks>
 internal sealed class LoadPlan
 {
@@ -28,9 +31,10 @@ internal sealed class LoadPlan
 
     public bool IsOpenModel { get; }
 
+    /// <summary>The sum of the stages' <c>During</c>: with bursts, an upper bound of the run's length.</summary>
     public TimeSpan Duration { get; }
 
-    /// <summary>Closed model: the most copies any stage asks for.</summary>
+    /// <summary>Closed model: the most copies a ramping or constant stage asks for (bursts start copies of their own).</summary>
     public int MaxCopies { get; }
 
     /// <summary>Open model: how many arrivals the whole schedule holds.</summary>
@@ -54,7 +58,8 @@ internal sealed class LoadPlan
         {
             var stage = simulations[i] ?? throw new ArgumentException($"Scenario '{scenario}': stage {i + 1} is null.", nameof(simulations));
             Validate(scenario, i, stage);
-            if (stage is LoadSimulation.RampingConstant or LoadSimulation.KeepConstant && firstClosed is null)
+            if (stage is LoadSimulation.RampingConstant or LoadSimulation.KeepConstant or LoadSimulation.IterationsForConstant
+                && firstClosed is null)
             {
                 firstClosed = stage;
                 closedIndex = i;
@@ -70,7 +75,7 @@ internal sealed class LoadPlan
         {
             throw new ArgumentException(
                 $"Scenario '{scenario}' mixes a closed-model stage (stage {closedIndex + 1}, {Describe(firstClosed)}) with an open-model stage " +
-                $"(stage {openIndex + 1}, {Describe(firstOpen)}); use only RampingConstant/KeepConstant or only Inject/RampingInject, plus Pause.",
+                $"(stage {openIndex + 1}, {Describe(firstOpen)}); use only RampingConstant/KeepConstant/IterationsForConstant or only Inject/RampingInject, plus Pause.",
                 nameof(simulations));
         }
 
@@ -81,14 +86,7 @@ internal sealed class LoadPlan
         for (var i = 0; i < simulations.Count; i++)
         {
             var stage = simulations[i];
-            var (from, to) = stage switch
-            {
-                LoadSimulation.RampingConstant ramp => (previous, (double)ramp.Copies),
-                LoadSimulation.KeepConstant keep => (keep.Copies, keep.Copies),
-                LoadSimulation.RampingInject ramp => (previous, PerSecond(ramp.Rate, ramp.Interval)),
-                LoadSimulation.Inject inject => (PerSecond(inject.Rate, inject.Interval), PerSecond(inject.Rate, inject.Interval)),
-                _ => (0.0, 0.0),
-            };
+            var (from, to) = StageLine.Of(stage, previous);
             var end = start + stage.During;
             var arrivals = stage.IsOpenModel ? (from + to) / 2 * stage.During.TotalSeconds : 0;
             var arrivalsAfter = SnapToWhole(arrivalsBefore + arrivals);
@@ -104,6 +102,36 @@ internal sealed class LoadPlan
     /// <summary>Closed model: how many copies should be running at <paramref name="elapsed"/>; 0 before and after the plan.</summary>
     public int TargetCopies(TimeSpan elapsed) =>
         IsOpenModel ? 0 : (int)Math.Round(ValueAt(elapsed), MidpointRounding.AwayFromZero);
+
+    /// <summary>Closed model: the burst stage that <paramref name="at"/> falls in, if it falls in one.</summary>
+    public Burst? BurstAt(TimeSpan at)
+    {
+        foreach (var segment in _segments)
+        {
+            if (at < segment.End)
+            {
+                return at >= segment.Start && segment.Simulation is LoadSimulation.IterationsForConstant burst
+                    ? new Burst(burst.Copies, burst.Iterations, segment.Start, segment.End)
+                    : null;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>When the stage that <paramref name="at"/> falls in ends; <see cref="Duration"/> from the end on.</summary>
+    public TimeSpan StageEnd(TimeSpan at)
+    {
+        foreach (var segment in _segments)
+        {
+            if (at < segment.End)
+            {
+                return segment.End;
+            }
+        }
+
+        return Duration;
+    }
 
     /// <summary>Open model: the arrival rate per second at <paramref name="elapsed"/>; 0 before and after the plan.</summary>
     public double TargetRatePerSecond(TimeSpan elapsed) => IsOpenModel ? ValueAt(elapsed) : 0;
@@ -192,6 +220,14 @@ internal sealed class LoadPlan
         TimeSpan? interval = null;
         switch (stage)
         {
+            case LoadSimulation.IterationsForConstant s:
+                if (s.Copies < 1 || s.Iterations < 1)
+                {
+                    var (name, value) = s.Copies < 1 ? ("Copies", s.Copies) : ("Iterations", s.Iterations);
+                    throw new ArgumentException($"{Where()}: {name} must be at least 1, was {value}.", "simulations");
+                }
+
+                break;
             case LoadSimulation.RampingConstant s:
                 copies = s.Copies;
                 break;
@@ -207,7 +243,7 @@ internal sealed class LoadPlan
             case LoadSimulation.Pause:
                 break;
             default:
-                throw new ArgumentException($"{Where()}: unknown stage type; use RampingConstant, KeepConstant, Inject, RampingInject or Pause.", "simulations");
+                throw new ArgumentException($"{Where()}: unknown stage type; use RampingConstant, KeepConstant, IterationsForConstant, Inject, RampingInject or Pause.", "simulations");
         }
 
         if (copies < 0)
@@ -228,13 +264,14 @@ internal sealed class LoadPlan
 
     private static string Describe(LoadSimulation stage) => stage.GetType().Name;
 
-    private static double PerSecond(int rate, TimeSpan interval) => rate / interval.TotalSeconds;
-
     private static double SnapToWhole(double value)
     {
         var whole = Math.Round(value);
         return Math.Abs(value - whole) <= WholeArrivalTolerance * Math.Max(1, whole) ? whole : value;
     }
+
+    /// <summary>A burst stage on the plan's timeline.</summary>
+    public readonly record struct Burst(int Copies, int Iterations, TimeSpan Start, TimeSpan End);
 
     /// <param name="From">Copies or arrivals per second at <paramref name="Start"/>.</param>
     /// <param name="To">Copies or arrivals per second just before <paramref name="End"/>.</param>

@@ -50,6 +50,22 @@ public static class LoadRunner
                 $"Scenario '{scenario}': DrainTimeout must be zero or more (or infinite), was {options.DrainTimeout}.", nameof(options));
         }
 
+        if (options.Backoff is { } backoff)
+        {
+            if (backoff.Initial <= TimeSpan.Zero)
+            {
+                throw new ArgumentException(
+                    $"Scenario '{scenario}': Backoff.Initial must be greater than zero, was {backoff.Initial}; set Backoff to null to retry at once.",
+                    nameof(options));
+            }
+
+            if (backoff.Max < backoff.Initial)
+            {
+                throw new ArgumentException(
+                    $"Scenario '{scenario}': Backoff.Max must be at least Backoff.Initial ({backoff.Initial}), was {backoff.Max}.", nameof(options));
+            }
+        }
+
         if (options.MaxOpenRequestsInFlight < 1)
         {
             throw new ArgumentException(

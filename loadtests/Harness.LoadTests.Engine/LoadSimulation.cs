@@ -27,6 +27,18 @@ public abstract record LoadSimulation(TimeSpan During)
         public override bool IsOpenModel => true;
     }
 
+    /// <summary>
+    /// A burst, as NBomber 5's <c>IterationsForConstant</c>: <paramref name="Copies"/> copies start at once and each runs
+    /// <paramref name="Iterations"/> requests one after another, then stops. The stage ends when every copy is done,
+    /// or at <paramref name="During"/> (an upper bound), whichever is first; the next stage starts when it ends.
+    /// Copies of an earlier stage stop when it starts (each finishes its current request), and a ramp after it
+    /// starts from 0, as after a pause.
+    /// </summary>
+    public sealed record IterationsForConstant(int Copies, int Iterations, TimeSpan During) : LoadSimulation(During)
+    {
+        public override bool IsOpenModel => false;
+    }
+
     /// <summary>The rate changes linearly from the previous stage's rate (0 at the start) to <paramref name="Rate"/>.</summary>
     public sealed record RampingInject(int Rate, TimeSpan Interval, TimeSpan During) : LoadSimulation(During)
     {

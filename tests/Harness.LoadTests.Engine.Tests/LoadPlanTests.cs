@@ -148,6 +148,29 @@ public sealed class LoadPlanTests
         Assert.Equal(S(2), plan.ArrivalTime(10));
     }
 
+    [Fact]
+    public void A_burst_is_its_own_stage_and_a_ramp_after_it_starts_from_zero()
+    {
+        var plan = LoadPlan.Create("s",
+        [
+            new LoadSimulation.KeepConstant(4, S(1)),
+            new LoadSimulation.IterationsForConstant(10, 2, S(5)),
+            new LoadSimulation.RampingConstant(4, S(2)),
+        ]);
+
+        Assert.Null(plan.BurstAt(S(0.5)));
+        Assert.Equal(new LoadPlan.Burst(10, 2, S(1), S(6)), plan.BurstAt(S(1)));
+        Assert.Equal(new LoadPlan.Burst(10, 2, S(1), S(6)), plan.BurstAt(S(5.9)));
+        Assert.Null(plan.BurstAt(S(6)));
+        Assert.Equal(2, plan.TargetCopies(S(7)));
+        Assert.Equal(S(1), plan.StageEnd(S(0.2)));
+        Assert.Equal(S(6), plan.StageEnd(S(1)));
+        Assert.Equal(S(8), plan.StageEnd(S(9)));
+        Assert.Equal(S(8), plan.Duration);
+        Assert.Equal(4, plan.MaxCopies);
+        Assert.False(plan.IsOpenModel);
+    }
+
     public static TheoryData<LoadSimulation[], string> InvalidPlans => new()
     {
         { [], "no load simulations" },
@@ -155,6 +178,13 @@ public sealed class LoadPlanTests
         { [new LoadSimulation.Pause(S(1)), new LoadSimulation.Pause(S(-1))], "stage 2 (Pause): During must be greater than zero" },
         { [new LoadSimulation.RampingConstant(-1, S(1))], "stage 1 (RampingConstant): Copies must be zero or more, was -1" },
         { [new LoadSimulation.Inject(-5, S(1), S(1))], "stage 1 (Inject): Rate must be zero or more, was -5" },
+        { [new LoadSimulation.IterationsForConstant(0, 1, S(1))], "stage 1 (IterationsForConstant): Copies must be at least 1, was 0" },
+        { [new LoadSimulation.IterationsForConstant(10, 0, S(1))], "stage 1 (IterationsForConstant): Iterations must be at least 1, was 0" },
+        { [new LoadSimulation.IterationsForConstant(10, 1, TimeSpan.Zero)], "stage 1 (IterationsForConstant): During must be greater than zero" },
+        {
+            [new LoadSimulation.IterationsForConstant(10, 1, S(5)), new LoadSimulation.RampingInject(5, S(1), S(1))],
+            "mixes a closed-model stage (stage 1, IterationsForConstant) with an open-model stage (stage 2, RampingInject)"
+        },
         { [new LoadSimulation.RampingInject(5, TimeSpan.Zero, S(1))], "stage 1 (RampingInject): Interval must be greater than zero" },
         {
             [new LoadSimulation.KeepConstant(1, S(1)), new LoadSimulation.Pause(S(1)), new LoadSimulation.Inject(1, S(1), S(1))],

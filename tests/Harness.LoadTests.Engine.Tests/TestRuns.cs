@@ -1,0 +1,26 @@
+namespace Harness.LoadTests.Engine.Tests;
+
+/// <summary>Runs a fake scenario through the engine; every engine test class starts its runs here.</summary>
+internal static class TestRuns
+{
+    public static readonly TimeSpan StepTime = TimeSpan.FromMilliseconds(50);
+
+    static TestRuns()
+    {
+        // The test host keeps some pool threads blocked, and on 2 cores the pool starts with 2 threads and adds one
+        // about every half second: the first runs then stall for ~700 ms waiting for a thread, which would test the
+        // host rather than the engine. A load-generating process should raise the minimum too (docs/load-engine.md).
+        ThreadPool.GetMinThreads(out var workers, out var completionPorts);
+        ThreadPool.SetMinThreads(Math.Max(workers, 16), completionPorts);
+    }
+
+    public static TimeSpan S(double seconds) => TimeSpan.FromSeconds(seconds);
+
+    public static Task<ScenarioResult> Run(
+        Func<ScenarioContext, Task<StepResult>> step,
+        RecordingObserver observer,
+        LoadRunnerOptions? options = null,
+        CancellationToken cancellationToken = default,
+        params LoadSimulation[] stages) =>
+        LoadRunner.RunAsync(new Scenario("fake", step, stages), observer, options ?? new LoadRunnerOptions(), cancellationToken);
+}
