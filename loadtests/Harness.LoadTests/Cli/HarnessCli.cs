@@ -1,7 +1,8 @@
 using System.CommandLine;
 using Harness.LoadTests.Containers;
 using Harness.LoadTests.Recording;
-using Harness.LoadTests.Reporting;
+using Harness.LoadTests.Reporting.Analysis;
+using Harness.LoadTests.Reporting.Formats;
 using Harness.LoadTests.Running;
 using Harness.LoadTests.Targets;
 using Spectre.Console;

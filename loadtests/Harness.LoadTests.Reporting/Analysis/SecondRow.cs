@@ -1,6 +1,6 @@
 using Harness.LoadTests.Recording;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>
 /// One second of a series with the server counters turned into what the charts and CSV show: gauges as scraped,

@@ -1,8 +1,9 @@
 using System.Globalization;
 using System.Text;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting.Analysis;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>The report's tables in Markdown (summary.md): the counterpart of NBomber's Markdown report.</summary>
 public static class MarkdownReport

@@ -1,6 +1,6 @@
 using Harness.LoadTests.Recording;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>
 /// The figures of one series over its whole timeline. Latency comes from the merge of every second's histogram,

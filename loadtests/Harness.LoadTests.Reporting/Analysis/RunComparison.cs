@@ -1,7 +1,8 @@
 using System.Text;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting.Formats;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>One figure of a series in run A and run B.</summary>
 /// <param name="PercentChange">(B − A) ÷ A × 100; 0 when both are 0; null when A is 0 and B is not, or either is missing.</param>

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>How figures are written in every report (invariant culture, so reports diff cleanly across machines).</summary>
 internal static class Format

@@ -1,7 +1,8 @@
 using System.Globalization;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting.Analysis;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>
 /// The data the HTML page's script draws, serialized as the page's inline JSON. Timelines are dense arrays indexed

@@ -1,6 +1,6 @@
 using Harness.LoadTests.Recording;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>The modes of one (stack, operation) pair in one run, each against the baseline mode.</summary>
 /// <param name="Baseline">Label of the baseline row: <c>threadpool</c> when present, else the first mode run.</param>

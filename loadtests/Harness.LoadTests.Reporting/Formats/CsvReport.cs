@@ -1,8 +1,9 @@
 using System.Globalization;
 using System.Text;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting.Analysis;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>
 /// One series as CSV, one row per recorded second (a second with no sample has no row): the counterpart of

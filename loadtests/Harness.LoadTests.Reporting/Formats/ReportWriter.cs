@@ -1,7 +1,8 @@
 using System.Text;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting.Analysis;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>The files a report consists of, as written.</summary>
 /// <param name="Html">index.html: the self-contained comparison report.</param>
