@@ -25,7 +25,7 @@ public static class RawRunReader
         var timelines = new Dictionary<string, IReadOnlyList<SecondSample>>(StringComparer.Ordinal);
         foreach (var series in manifest.Series)
         {
-            timelines[series.Id] = ReadSeries(RawRunFiles.SeriesPath(runDirectory, series.Id), found);
+            timelines[series.Id] = ReadSeries(RawRunFiles.SeriesPath(runDirectory, series.Id), manifest.SeparatesFailures, found);
         }
 
         var seriesDirectory = RawRunFiles.SeriesDirectory(runDirectory);
@@ -75,10 +75,11 @@ public static class RawRunReader
                     throw new RawRunFormatException(path, null, "no formatVersion number; not a run manifest.");
                 }
 
-                if (number != RunManifest.CurrentFormatVersion)
+                if (!RunManifest.IsReadable(number))
                 {
                     throw new RawRunFormatException(
-                        path, null, $"format version {number} is not supported; this reader knows version {RunManifest.CurrentFormatVersion}.");
+                        path, null,
+                        $"format version {number} is not supported; this reader knows versions {RunManifest.OldestReadableFormatVersion} to {RunManifest.CurrentFormatVersion}.");
                 }
             }
 
@@ -93,7 +94,7 @@ public static class RawRunReader
         return problem is null ? manifest! : throw new RawRunFormatException(path, null, problem);
     }
 
-    private static List<SecondSample> ReadSeries(string path, List<string> warnings)
+    private static List<SecondSample> ReadSeries(string path, bool separatesFailures, List<string> warnings)
     {
         var seconds = new List<SecondSample>();
         if (!File.Exists(path))
@@ -103,7 +104,7 @@ public static class RawRunReader
 
         ReadLines(path, warnings, (line, number) =>
         {
-            var sample = ParseSecond(line, path, number);
+            var sample = ParseSecond(line, path, number, separatesFailures);
             if (seconds.Count > 0 && sample.Second <= seconds[^1].Second)
             {
                 throw new RawRunFormatException(path, number, $"second {sample.Second} follows second {seconds[^1].Second}; seconds must increase.");
@@ -156,7 +157,7 @@ public static class RawRunReader
         }
     }
 
-    private static SecondSample ParseSecond(ReadOnlyMemory<byte> line, string path, int number)
+    private static SecondSample ParseSecond(ReadOnlyMemory<byte> line, string path, int number, bool separatesFailures)
     {
         var sample = Deserialize<SecondSample>(line, path, number);
         var problem = sample switch
@@ -164,12 +165,37 @@ public static class RawRunReader
             { Latency: null } or { StatusCounts: null } or { Server: null } => "latency, statusCounts and server are required.",
             { Second: < 0 } or { Users: < 0 } or { Requests: < 0 } or { Failures: < 0 } => "negative second or count.",
             _ when sample.Failures > sample.Requests => "more failures than requests.",
-            _ when sample.Latency.TotalCount != sample.Requests => $"latency holds {sample.Latency.TotalCount} values for {sample.Requests} requests.",
-            _ when sample.IntendedLatency is { } intended && intended.TotalCount > sample.Requests => "intendedLatency holds more values than requests.",
             _ when sample.StatusCounts.Values.Any(count => count < 0) => "negative status count.",
-            _ => null,
+            _ => separatesFailures ? FormatThreeProblem(sample) : FormatTwoProblem(sample),
         };
         return problem is null ? sample : throw new RawRunFormatException(path, number, problem);
+    }
+
+    // Format 2: latency holds every request; the histograms of format 3 do not exist.
+    private static string? FormatTwoProblem(SecondSample sample) => sample switch
+    {
+        _ when sample.Latency.TotalCount != sample.Requests => $"latency holds {sample.Latency.TotalCount} values for {sample.Requests} requests.",
+        _ when sample.IntendedLatency is { } intended && intended.TotalCount > sample.Requests => "intendedLatency holds more values than requests.",
+        { FailureLatency: not null } or { ServerTime: not null } or { QueueTime: not null } =>
+            "failureLatency, serverTime and queueTime belong to format 3, not to this format 2 run.",
+        _ => null,
+    };
+
+    // Format 3: latency holds the successes, failureLatency the failures; the rest describe successes.
+    private static string? FormatThreeProblem(SecondSample sample)
+    {
+        var successes = sample.Requests - sample.Failures;
+        var failed = sample.FailureLatency?.TotalCount ?? 0;
+        return sample switch
+        {
+            _ when sample.Latency.TotalCount != successes =>
+                $"latency holds {sample.Latency.TotalCount} values for {successes} successful requests.",
+            _ when failed != sample.Failures => $"failureLatency holds {failed} values for {sample.Failures} failures.",
+            _ when sample.IntendedLatency is { } intended && intended.TotalCount > successes => "intendedLatency holds more values than successful requests.",
+            _ when sample.ServerTime is { } server && server.TotalCount > successes => "serverTime holds more values than successful requests.",
+            _ when (sample.QueueTime?.TotalCount ?? 0) != (sample.ServerTime?.TotalCount ?? 0) => "queueTime and serverTime hold different numbers of values.",
+            _ => null,
+        };
     }
 
     private static RunEvent ParseEvent(ReadOnlyMemory<byte> line, string path, int number)
@@ -213,6 +239,11 @@ public static class RawRunReader
             if (!RawRunFiles.IsValidSeriesId(series.Id) || !ids.Add(series.Id))
             {
                 return $"series id '{series.Id}' is not a portable file name, or appears twice.";
+            }
+
+            if (RunManifestRules.SeriesProblem(series) is { } problem)
+            {
+                return problem;
             }
         }
 
