@@ -35,12 +35,19 @@ internal static class Runs
         return histogram;
     }
 
+    /// <summary>
+    /// One second as format 3 records it: <paramref name="latency"/> holds the successful requests, and the
+    /// <paramref name="failures"/> come on top, each taking <paramref name="failureLatency"/> (5 ms apiece when not given).
+    /// </summary>
     public static SecondSample Sample(
         int second, int users, LatencyHistogram latency, long failures = 0,
         IReadOnlyDictionary<string, double>? server = null, IReadOnlyDictionary<string, long>? statuses = null,
-        LatencyHistogram? intended = null) =>
-        new(second, users, latency.TotalCount, failures, statuses ?? new Dictionary<string, long>(), latency, intended,
-            server ?? new Dictionary<string, double>());
+        LatencyHistogram? intended = null, LatencyHistogram? failureLatency = null,
+        LatencyHistogram? serverTime = null, LatencyHistogram? queueTime = null) =>
+        new(second, users, latency.TotalCount + failures, failures,
+            statuses ?? (failures > 0 ? new Dictionary<string, long> { ["timeout"] = failures } : new Dictionary<string, long>()),
+            latency, intended, server ?? new Dictionary<string, double>(),
+            failureLatency ?? (failures > 0 ? Histogram((5_000, failures)) : null), serverTime, queueTime);
 
     /// <summary>/metrics of a target as the services publish it, with this second's counters.</summary>
     public static Dictionary<string, double> Server(

@@ -9,6 +9,8 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="CpuPercent">CPU time used per second of wall time, in % of one core (200 % = two cores busy).</param>
 /// <param name="ContextSwitchesPerSecond">Voluntary + involuntary context switches of the target per second.</param>
 /// <param name="ThrottledPercent">Containers only: % of the CPU quota periods of this second in which the container was throttled.</param>
+/// <param name="Latency">Successful requests (every request in a format 2 run).</param>
+/// <param name="FailureLatency">Failed requests; null when none failed or the run is of format 2.</param>
 internal sealed record SecondRow(
     int Second,
     int Users,
@@ -25,8 +27,12 @@ internal sealed record SecondRow(
     double? CpuPercent,
     double? ContextSwitchesPerSecond,
     double? WorkingSetMb,
-    double? ThrottledPercent)
+    double? ThrottledPercent,
+    LatencyStats? FailureLatency)
 {
+    /// <summary>Failures ÷ requests completed in this second, in %; null when none completed.</summary>
+    public double? ErrorPercent => Requests == 0 ? null : 100.0 * Failures / Requests;
+
     public static IReadOnlyList<SecondRow> From(IReadOnlyList<SecondSample> samples)
     {
         ArgumentNullException.ThrowIfNull(samples);
@@ -58,7 +64,8 @@ internal sealed record SecondRow(
                 RatePerSecond(lastCpu, sample.Second, cpu) * 100,
                 RatePerSecond(lastSwitches, sample.Second, switches),
                 workingSet / (1024 * 1024),
-                periodRate > 0 ? throttledRate / periodRate * 100 : null));
+                periodRate > 0 ? throttledRate / periodRate * 100 : null,
+                sample.FailureLatency is { TotalCount: > 0 } failed ? LatencyStats.From(failed) : null));
             lastCpu = cpu is null ? lastCpu : (sample.Second, cpu.Value);
             lastSwitches = switches is null ? lastSwitches : (sample.Second, switches.Value);
             lastPeriods = periods is null ? lastPeriods : (sample.Second, periods.Value);

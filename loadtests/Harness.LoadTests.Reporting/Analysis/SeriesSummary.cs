@@ -4,14 +4,24 @@ namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>
 /// The figures of one series over its whole timeline. Latency comes from the merge of every second's histogram,
-/// so percentiles are those of all requests, never an average of per-second percentiles.
+/// so percentiles are those of all successful requests, never an average of per-second percentiles; failed
+/// requests have their own count, rate and latency.
 /// </summary>
 public sealed record SeriesSummary
 {
     public required SeriesInfo Series { get; init; }
 
-    /// <summary>Service time: from each request's send to its completion.</summary>
+    /// <summary>
+    /// Service time of the successful requests, from each one's send to its completion: what every ratio, threshold
+    /// and comparison uses. In a format 2 run it holds every request (<see cref="LatencyIncludesFailures"/>).
+    /// </summary>
     public required LatencyStats Latency { get; init; }
+
+    /// <summary>True for a format 2 run, whose files do not keep the latency of failures apart.</summary>
+    public required bool LatencyIncludesFailures { get; init; }
+
+    /// <summary>Service time of the failed requests (empty when none failed); null in a format 2 run.</summary>
+    public required LatencyStats? FailureLatency { get; init; }
 
     /// <summary>Open model only: latency from each request's intended start (coordinated omission corrected).</summary>
     public required LatencyStats? IntendedLatency { get; init; }
@@ -19,6 +29,9 @@ public sealed record SeriesSummary
     public required long Requests { get; init; }
 
     public required long Failures { get; init; }
+
+    /// <summary>Requests that succeeded: <see cref="Requests"/> − <see cref="Failures"/>.</summary>
+    public long Successes => Requests - Failures;
 
     /// <summary>Failures ÷ requests, 0 to 1 (0 when nothing completed).</summary>
     public required double ErrorRate { get; init; }
@@ -58,6 +71,9 @@ public sealed record SeriesSummary
 
     public required double? PeakWorkingSetMb { get; init; }
 
+    /// <summary>One per outage or fault window of the series (see <see cref="Recovery"/>).</summary>
+    public required IReadOnlyList<Recovery> Recoveries { get; init; }
+
     public bool IsOpenModel => string.Equals(Series.Model, "open", StringComparison.OrdinalIgnoreCase);
 
     /// <summary>Every second's service-time histogram merged; treat as read-only.</summary>
@@ -72,12 +88,18 @@ public sealed record SeriesSummary
     /// <summary>Any percentile of the intended-start latency, in ms; null in closed-model series.</summary>
     public double? IntendedPercentileMs(double percentile) => IntendedHistogram?.ValueAtPercentile(percentile) / 1000.0;
 
-    public static SeriesSummary From(SeriesInfo series, IReadOnlyList<SecondSample> samples)
+    /// <param name="series">The series.</param>
+    /// <param name="samples">Its timeline.</param>
+    /// <param name="events">The run's events (run time), for the outage and fault windows; none when null.</param>
+    /// <param name="latencyIncludesFailures">True for a format 2 run (<see cref="RunManifest.SeparatesFailures"/> false).</param>
+    public static SeriesSummary From(
+        SeriesInfo series, IReadOnlyList<SecondSample> samples, IReadOnlyList<RunEvent>? events = null, bool latencyIncludesFailures = false)
     {
         ArgumentNullException.ThrowIfNull(series);
         ArgumentNullException.ThrowIfNull(samples);
         var rows = SecondRow.From(samples);
         var histogram = LatencyHistogram.Merge(samples.Select(s => s.Latency));
+        var failed = LatencyHistogram.Merge(samples.Where(s => s.FailureLatency is not null).Select(s => s.FailureLatency!));
         var intended = samples.Any(s => s.IntendedLatency is not null)
             ? LatencyHistogram.Merge(samples.Where(s => s.IntendedLatency is not null).Select(s => s.IntendedLatency!))
             : null;
@@ -104,6 +126,8 @@ public sealed record SeriesSummary
             Histogram = histogram,
             IntendedHistogram = intended,
             Latency = LatencyStats.From(histogram),
+            LatencyIncludesFailures = latencyIncludesFailures,
+            FailureLatency = latencyIncludesFailures ? null : LatencyStats.From(failed),
             IntendedLatency = intended is null ? null : LatencyStats.From(intended),
             Requests = requests,
             Failures = failures,
@@ -120,6 +144,7 @@ public sealed record SeriesSummary
             ContextSwitchesPerRequest = switches is null || requests == 0 ? null : switches / requests,
             MeanCpuPercent = cpuSeconds is null || cpuSpan == 0 ? null : cpuSeconds / cpuSpan * 100,
             PeakWorkingSetMb = Peak(server, r => r.WorkingSetMb),
+            Recoveries = Recovery.For(EventWindows.For(series, events ?? []), samples),
         };
     }
 
@@ -127,7 +152,7 @@ public sealed record SeriesSummary
     public static IReadOnlyList<SeriesSummary> ForRun(RunData run)
     {
         ArgumentNullException.ThrowIfNull(run);
-        return [.. run.Manifest.Series.Select(s => From(s, TimelineOf(run, s.Id)))];
+        return [.. run.Manifest.Series.Select(s => From(s, TimelineOf(run, s.Id), run.Events, !run.Manifest.SeparatesFailures))];
     }
 
     internal static IReadOnlyList<SecondSample> TimelineOf(RunData run, string seriesId) =>

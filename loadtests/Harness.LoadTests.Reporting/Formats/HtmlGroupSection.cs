@@ -10,57 +10,13 @@ internal static class HtmlGroupSection
 {
     public static void Append(StringBuilder html, ModeComparisonGroup group, GroupModel model, IReadOnlyDictionary<string, string> colors, int index)
     {
-        var open = group.Rows.Any(r => r.Summary.IntendedLatency is not null);
         html.AppendLine(CultureInfo.InvariantCulture, $"<section class=\"panel group\" id=\"g-{E(group.Key)}\">");
         html.AppendLine(CultureInfo.InvariantCulture, $"<h2>{E(group.Title)}</h2>");
         html.AppendLine(CultureInfo.InvariantCulture,
             $"<p class=\"lead\">{group.Rows.Count} series; ratios against <b>{E(group.Baseline)}</b>. Time axes are seconds since each series started, so modes run one after another overlay.</p>");
 
         html.AppendLine("<h3>Summary</h3>");
-        html.AppendLine("<div class=\"table-wrap\"><table class=\"data\"><thead>");
-        html.Append(CultureInfo.InvariantCulture, $"<tr><th></th><th class=\"band\" colspan=\"9\">client: service time, ms</th>");
-        if (open)
-        {
-            html.Append("<th class=\"band sep\" colspan=\"2\">from intended start, ms</th>");
-        }
-
-        html.AppendLine(CultureInfo.InvariantCulture, $"<th class=\"band sep\" colspan=\"6\">server</th><th class=\"band sep\" colspan=\"5\">÷ {E(group.Baseline)}</th></tr>");
-        html.Append("<tr><th class=\"text\">mode</th><th>requests</th><th>req/s</th><th>mean</th><th>p50</th><th>p90</th><th>p99</th><th>max</th><th>errors</th><th>error rate</th>");
-        if (open)
-        {
-            html.Append("<th class=\"sep\">mean</th><th>p99</th>");
-        }
-
-        html.AppendLine("<th class=\"sep\">peak threads</th><th>peak busy</th><th>peak queue</th><th>ctx sw / req</th><th>CPU %</th><th>peak MB</th>"
-            + "<th class=\"sep\">mean</th><th>p99</th><th>req/s</th><th>threads</th><th>ctx sw / req</th></tr></thead><tbody>");
-        foreach (var row in group.Rows)
-        {
-            var s = row.Summary;
-            var l = s.Latency;
-            html.Append(row.Label == group.Baseline ? "<tr class=\"baseline\">" : "<tr>");
-            html.Append(CultureInfo.InvariantCulture,
-                $"<td class=\"text\">{Chip(row.Label, colors[row.Label])}</td><td>{Format.Integer(s.Requests)}</td><td>{Format.Number(s.RequestsPerSecond)}</td>"
-                + $"<td>{LatencyCell(s, l.MeanMs)}</td><td>{LatencyCell(s, l.P50Ms)}</td><td>{LatencyCell(s, l.P90Ms)}</td><td>{LatencyCell(s, l.P99Ms)}</td><td>{LatencyCell(s, l.MaxMs)}</td>"
-                + $"<td>{Format.Integer(s.Failures)}</td><td>{Format.Rate(s.Requests == 0 ? null : s.ErrorRate)}</td>");
-            if (open)
-            {
-                var i = s.IntendedLatency;
-                html.Append(CultureInfo.InvariantCulture,
-                    $"<td class=\"sep\">{(i is { Count: > 0 } ? Format.Number(i.MeanMs) : Format.Missing)}</td><td>{(i is { Count: > 0 } ? Format.Number(i.P99Ms) : Format.Missing)}</td>");
-            }
-
-            html.Append(CultureInfo.InvariantCulture,
-                $"<td class=\"sep\">{Format.Integer(s.PeakThreads)}</td><td>{Format.Integer(s.PeakBusyThreads)}</td><td>{Format.Integer(s.PeakQueueLength)}</td>"
-                + $"<td>{Format.Number(s.ContextSwitchesPerRequest)}</td><td>{Format.Number(s.MeanCpuPercent)}</td><td>{Format.Integer(s.PeakWorkingSetMb)}</td>");
-            html.Append(RatioCell(row, group, row.Ratios.Mean, lowerIsBetter: true, separator: true))
-                .Append(RatioCell(row, group, row.Ratios.P99, lowerIsBetter: true))
-                .Append(RatioCell(row, group, row.Ratios.RequestsPerSecond, lowerIsBetter: false))
-                .Append(RatioCell(row, group, row.Ratios.PeakThreads, lowerIsBetter: true))
-                .Append(RatioCell(row, group, row.Ratios.ContextSwitchesPerRequest, lowerIsBetter: true));
-            html.AppendLine("</tr>");
-        }
-
-        html.AppendLine("</tbody></table></div>");
+        HtmlSummaryTable.Append(html, group, colors);
         html.AppendLine("<p class=\"note\">Peak threads: OS threads of the target process (process_threads). Peak busy: threads of the mode's scheduler running a work item. "
             + "Queue: work items waiting to start. ctx sw / req: growth of the target's voluntary + involuntary context switches over the series ÷ requests. "
             + "CPU %: CPU time ÷ wall time between the first and last scrape, in % of one core (100 % = one core busy). — : not measured (no server samples).</p>");
@@ -72,6 +28,8 @@ internal static class HtmlGroupSection
             html.AppendJoin(" · ", failing.Select(r => $"{E(r.Label)}: {E(Format.FailuresByStatus(r.Summary.FailuresByStatus))}"));
             html.AppendLine("</p>");
         }
+
+        AppendRecoveries(html, group, colors);
 
         foreach (var row in group.Rows.Where(r => r.Summary.ServerSamples == 0))
         {
@@ -111,6 +69,34 @@ internal static class HtmlGroupSection
         }
 
         html.AppendLine("</section>");
+    }
+
+    private static void AppendRecoveries(StringBuilder html, ModeComparisonGroup group, IReadOnlyDictionary<string, string> colors)
+    {
+        var rows = group.Rows.SelectMany(r => r.Summary.Recoveries.Select(c => (Row: r, Recovery: c))).ToList();
+        if (rows.Count == 0)
+        {
+            return;
+        }
+
+        html.AppendLine("<h3>Time to recover</h3>");
+        html.AppendLine(CultureInfo.InvariantCulture,
+            $"<p class=\"note\">After each outage or fault window: the first second from which {Recovery.HoldSeconds} seconds in a row average at least "
+            + $"{Recovery.ThroughputShare * 100:0} % of the successful req/s of the {Recovery.BaselineSeconds} seconds before the window, with a p99 at most "
+            + $"{Recovery.P99Factor:0.0#} × theirs. Marked \"back\" on the time charts.</p>");
+        html.AppendLine("<div class=\"table-wrap\"><table class=\"data\"><thead><tr><th class=\"text\">mode</th><th class=\"text\">window</th><th>from s</th><th>to s</th>"
+            + "<th>before: req/s</th><th>before: p99 ms</th><th>back at s</th><th>time to recover s</th><th class=\"text\">outcome</th></tr></thead><tbody>");
+        foreach (var (row, recovery) in rows)
+        {
+            var w = recovery.Window;
+            html.AppendLine(CultureInfo.InvariantCulture,
+                $"<tr><td class=\"text\">{Chip(row.Label, colors[row.Label])}</td><td class=\"text\">{E(w.Kind)}</td><td>{Format.Seconds(w.From)}</td>"
+                + $"<td>{(w.To is { } to ? Format.Seconds(to) : Format.Missing)}</td><td>{Format.Number(recovery.BaselineRequestsPerSecond)}</td>"
+                + $"<td>{Format.Number(recovery.BaselineP99Ms)}</td><td>{Format.Integer(recovery.RecoveredAtSecond)}</td>"
+                + $"<td>{Format.Number(recovery.SecondsToRecover)}</td><td class=\"wrap\">{E(recovery.Outcome)}</td></tr>");
+        }
+
+        html.AppendLine("</tbody></table></div>");
     }
 
     private static string SeriesOf(EventModel ev) => (ev.RunWide, ev.Label) switch

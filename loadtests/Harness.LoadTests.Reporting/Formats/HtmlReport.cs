@@ -52,6 +52,12 @@ public static class HtmlReport
         html.AppendLine("<main>");
         html.AppendLine("<noscript><div class=\"notice\">The charts need JavaScript; the tables below do not.</div></noscript>");
         html.AppendLine("<div id=\"report-errors\"></div>");
+        if (!m.SeparatesFailures)
+        {
+            html.AppendLine(CultureInfo.InvariantCulture,
+                $"<div class=\"notice\">This run is in raw format {m.FormatVersion}, which does not keep failed requests apart: its latency figures include the failed requests.</div>");
+        }
+
         AppendGlance(html, groups, colors, thresholds);
         if (thresholds is { Count: > 0 })
         {
@@ -123,7 +129,8 @@ public static class HtmlReport
     {
         html.AppendLine("<section class=\"panel\" id=\"glance\">");
         html.AppendLine("<h2>At a glance</h2>");
-        html.AppendLine("<p class=\"lead\">Every series of the run. Latency is the service time of all requests of the series (merged histograms); "
+        html.AppendLine("<p class=\"lead\">Every series of the run. Latency is the service time of the successful requests of the series (merged histograms); "
+            + "failed requests have their own count, rate and latency in each group's summary; "
             + "req/s is requests ÷ active seconds; \"÷ ideal\" is the mean against the series' best possible latency (the stub's delay, one Compute call alone); "
             + "ratios compare each mode with its group's baseline (threadpool where present): green is better, red worse by more than 5 %.</p>");
         if (thresholds is { Count: > 0 })

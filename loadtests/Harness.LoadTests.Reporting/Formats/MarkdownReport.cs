@@ -22,8 +22,14 @@ public static class MarkdownReport
         md.AppendLine();
         md.AppendLine(CultureInfo.InvariantCulture, $"Command: `{m.CommandLine}`");
         md.AppendLine();
-        md.AppendLine("Latency in ms is the service time of all requests of a series (merged histograms); req/s = requests ÷ active seconds; "
-            + "ratios are against the group's baseline mode. docs/report.md explains every column.");
+        md.AppendLine("Latency in ms is the service time of the successful requests of a series (merged histograms); failed requests have their own "
+            + "count, rate and latency; req/s = requests ÷ active seconds; ratios are against the group's baseline mode. docs/report.md explains every column.");
+        if (!m.SeparatesFailures)
+        {
+            md.AppendLine();
+            md.AppendLine(CultureInfo.InvariantCulture,
+                $"This run is in raw format {m.FormatVersion}, which does not keep failed requests apart: its latency includes the failed requests.");
+        }
 
         if (thresholds is { Count: > 0 })
         {
@@ -55,6 +61,16 @@ public static class MarkdownReport
                     md.AppendLine(CultureInfo.InvariantCulture, $"- {row.Label}: {Format.FailuresByStatus(row.Summary.FailuresByStatus)}");
                 }
             }
+
+            if (RecoveryTable(group) is { RowCount: > 0 } recoveries)
+            {
+                md.AppendLine();
+                md.AppendLine(CultureInfo.InvariantCulture,
+                    $"Time to recover after each outage or fault window (back: {Recovery.HoldSeconds} s in a row at ≥ {Recovery.ThroughputShare * 100:0} % of the "
+                    + $"successful req/s of the {Recovery.BaselineSeconds} s before the window, p99 ≤ {Recovery.P99Factor:0.0#} × theirs):");
+                md.AppendLine();
+                md.Append(recoveries.ToMarkdown());
+            }
         }
 
         if (run.Events.Count > 0)
@@ -81,6 +97,7 @@ public static class MarkdownReport
         List<string> headers =
         [
             "mode", ">requests", ">req/s", ">mean ms", ">p50 ms", ">p90 ms", ">p99 ms", ">max ms", ">errors", ">error rate",
+            ">failed mean ms", ">failed p99 ms",
         ];
         if (open)
         {
@@ -99,6 +116,7 @@ public static class MarkdownReport
                 row.Label, Format.Integer(s.Requests), Format.Number(s.RequestsPerSecond),
                 Latency(l.MeanMs), Latency(l.P50Ms), Latency(l.P90Ms), Latency(l.P99Ms), Latency(l.MaxMs),
                 Format.Integer(s.Failures), Format.Rate(s.Requests == 0 ? null : s.ErrorRate),
+                Format.Number(s.FailureLatency is { Count: > 0 } f ? f.MeanMs : null), Format.Number(s.FailureLatency is { Count: > 0 } g ? g.P99Ms : null),
             ];
             if (open)
             {
@@ -112,6 +130,24 @@ public static class MarkdownReport
                 Format.Number(s.ContextSwitchesPerRequest), Format.Number(s.MeanCpuPercent), Format.Integer(s.PeakWorkingSetMb),
             ]);
             table.Add([.. cells]);
+        }
+
+        return table;
+    }
+
+    /// <summary>Per series and outage or fault window: when it was back (see <see cref="Recovery"/>).</summary>
+    internal static TextTable RecoveryTable(ModeComparisonGroup group)
+    {
+        var table = new TextTable("mode", "window", ">from s", ">to s", ">before: req/s", ">before: p99 ms", ">back at s", ">time to recover s", "outcome");
+        foreach (var row in group.Rows)
+        {
+            foreach (var r in row.Summary.Recoveries)
+            {
+                table.Add(
+                    row.Label, r.Window.Kind, Format.Seconds(r.Window.From), r.Window.To is { } to ? Format.Seconds(to) : Format.Missing,
+                    Format.Number(r.BaselineRequestsPerSecond), Format.Number(r.BaselineP99Ms), Format.Integer(r.RecoveredAtSecond),
+                    Format.Number(r.SecondsToRecover), r.Outcome);
+            }
         }
 
         return table;

@@ -55,6 +55,10 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
         var events = new List<EventModel>();
         var windows = new List<WindowModel>();
         PlaceEvents(run, group, colors, length, events, windows);
+        var recoveries = group.Rows
+            .SelectMany(r => r.Summary.Recoveries.Where(c => c.Window.To is not null).Select(c => new RecoveryModel(
+                r.Label, colors[r.Label], Round(c.Window.To) ?? 0, c.RecoveredAtSecond, Round(c.SecondsToRecover))))
+            .ToList();
 
         var cores = group.Rows
             .SelectMany(r => SeriesSummary.TimelineOf(run, r.Summary.Series.Id))
@@ -71,6 +75,7 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             series,
             events,
             windows,
+            recoveries,
             length,
             cores > 0 ? cores : run.Manifest.Machine.ProcessorCount,
             cores > 0 ? "the target's processor count (harness_info)" : "the load machine's processor count");
@@ -93,6 +98,7 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             Column(r => r.Users),
             Column(r => r.Requests),
             Column(r => r.Failures),
+            Column(r => r.ErrorPercent),
             Column(r => r.Latency.Count == 0 ? null : r.Latency.MeanMs),
             Column(r => r.Latency.Count == 0 ? null : r.Latency.P99Ms),
             hasIntended ? Column(r => r.Intended is { Count: > 0 } i ? i.MeanMs : null) : null,
@@ -182,21 +188,11 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             events.Add(new EventModel(++number, Round(x) ?? 0, Round(ev.AtSeconds) ?? 0, ev.Kind, ev.Message, color, label, runWide));
         }
 
-        foreach (var opening in events.Where(e => OpensWindow(e.Kind)))
+        foreach (var opening in events.Where(e => EventWindows.Opens(e.Kind)))
         {
-            var closing = events.FirstOrDefault(e => e.X >= opening.X && e.Label == opening.Label && Closes(opening.Kind, e.Kind));
+            var closing = events.FirstOrDefault(e => e.X >= opening.X && e.Label == opening.Label && EventWindows.Closes(opening.Kind, e.Kind));
             windows.Add(new WindowModel(opening.X, closing?.X ?? length, opening.Color, opening.Label));
         }
-    }
-
-    private static bool OpensWindow(string kind) =>
-        kind.EndsWith("-down", StringComparison.OrdinalIgnoreCase) || kind.EndsWith("-start", StringComparison.OrdinalIgnoreCase);
-
-    private static bool Closes(string opening, string kind)
-    {
-        var stem = opening[..opening.LastIndexOf('-')];
-        return string.Equals(kind, stem + "-up", StringComparison.OrdinalIgnoreCase)
-            || string.Equals(kind, stem + "-end", StringComparison.OrdinalIgnoreCase);
     }
 
     // Three decimals keep the page small without visible loss on any chart.
@@ -212,6 +208,7 @@ internal sealed record GroupModel(
     IReadOnlyList<SeriesModel> Series,
     IReadOnlyList<EventModel> Events,
     IReadOnlyList<WindowModel> Windows,
+    IReadOnlyList<RecoveryModel> Recoveries,
     int Length,
     int Cores,
     string CoresSource);
@@ -233,6 +230,7 @@ internal sealed record TimelineModel(
     IReadOnlyList<double?> Users,
     IReadOnlyList<double?> Requests,
     IReadOnlyList<double?> Failures,
+    IReadOnlyList<double?> ErrorRate,
     IReadOnlyList<double?> Mean,
     IReadOnlyList<double?> P99,
     IReadOnlyList<double?>? IntendedMean,
@@ -256,3 +254,8 @@ internal sealed record EventModel(int Number, double X, double RunSeconds, strin
 
 /// <param name="Label">The series it concerns, or null for the whole run.</param>
 internal sealed record WindowModel(double From, double To, string Color, string? Label);
+
+/// <summary>Where a series was back after an outage or fault window (<see cref="Recovery"/>), marked on its time charts.</summary>
+/// <param name="WindowEnd">When the window closed, in seconds since the series started.</param>
+/// <param name="At">The second from which it was back; null when it never was.</param>
+internal sealed record RecoveryModel(string Label, string Color, double WindowEnd, int? At, double? Seconds);

@@ -91,12 +91,13 @@ window.HarnessReport = (function () {
     return [{ x: from, y: value }, { x: to, y: value }];
   };
 
-  // Event markers and fault windows, drawn on the time charts of one group.
+  // Event markers, fault windows and where each series was back after one, drawn on the time charts of one group.
   // label: only the markers of that series (and run-wide ones), for a chart of one series.
   H.eventPlugin = function (group, label) {
     var mine = function (item) { return label === undefined || item.label === null || item.label === label; };
     var events = group.events.filter(mine);
     var windows = group.windows.filter(mine);
+    var recoveries = group.recoveries.filter(function (r) { return r.at !== null && mine(r); });
     return {
       id: 'harnessEvents',
       beforeDatasetsDraw: function (chart) {
@@ -142,6 +143,28 @@ window.HarnessReport = (function () {
           ctx.textAlign = 'center';
           ctx.textBaseline = 'middle';
           ctx.fillText(String(ev.number), px, a.top + 7.5);
+        });
+        recoveries.forEach(function (r) {
+          var px = x.getPixelForValue(r.at);
+          var from = Math.max(a.left, x.getPixelForValue(r.windowEnd));
+          if (px < a.left - 0.5 || px > a.right + 0.5) {
+            return;
+          }
+
+          // A solid line where the series was back, joined to the window's end by a bracket at the foot of the chart.
+          ctx.strokeStyle = r.color;
+          ctx.lineWidth = 2;
+          ctx.beginPath();
+          ctx.moveTo(px, a.top + 18);
+          ctx.lineTo(px, a.bottom);
+          ctx.moveTo(from, a.bottom - 4);
+          ctx.lineTo(px, a.bottom - 4);
+          ctx.stroke();
+          ctx.fillStyle = r.color;
+          ctx.font = 'bold 9px sans-serif';
+          ctx.textAlign = 'left';
+          ctx.textBaseline = 'bottom';
+          ctx.fillText('back +' + H.fmt(r.seconds) + ' s', Math.min(px + 3, a.right - 48), a.bottom - 6);
         });
         ctx.restore();
       },

@@ -1,5 +1,5 @@
 // The client's charts of one group: load, throughput, response time over time and against load, the latency from
-// the intended start (open model) and failures.
+// the intended start (open model) and the error rate.
 (function (H) {
   'use strict';
 
@@ -42,7 +42,7 @@
       levels.push(H.line(s.label + ' mean', s.color, mean, { borderWidth: 2, pointRadius: 2.5 }));
       levels.push(H.line(s.label + ' p99', s.color, p99, { borderDash: [6, 4], borderWidth: 1.2, pointRadius: 2, pointStyle: 'rectRot' }));
     });
-    var canvas = H.card(grid, 'Response time against load', 'mean (solid) and p99 (dashed) of all requests completed while each ' +
+    var canvas = H.card(grid, 'Response time against load', 'mean (solid) and p99 (dashed) of the successful requests completed while each ' +
       (v.open ? 'users level / arrival rate' : 'users level') + ' was applied');
     H.draw(canvas, {
       type: 'line',
@@ -72,7 +72,7 @@
       latency.push(H.line(s.label + ' mean', s.color, H.points(s.timeline.mean, v.factor), { borderWidth: 2 }));
       latency.push(H.line(s.label + ' p99', s.color, H.points(s.timeline.p99, v.factor), { borderDash: [6, 4], borderWidth: 1.2 }));
     });
-    H.timeChart(grid, group, 'Response time over time', 'service time of the requests completed each second: mean solid, p99 dashed', v.unit,
+    H.timeChart(grid, group, 'Response time over time', 'service time of the successful requests completed each second: mean solid, p99 dashed', v.unit,
       latency.concat(idealLatencyLines(group, v.factor, 0, v.end)));
 
     drawAgainstLoad(group, grid, v);
@@ -88,8 +88,8 @@
     }
 
     if (group.series.some(function (s) { return s.timeline.failures.some(function (f) { return f > 0; }); })) {
-      H.timeChart(grid, group, 'Failures', 'requests that failed each second (by status in the summary)', 'failures/s',
-        group.series.map(function (s) { return H.line(s.label, s.color, H.points(s.timeline.failures)); }));
+      H.timeChart(grid, group, 'Error rate', '% of the requests completed each second that failed (by status in the summary)', '% failed',
+        group.series.map(function (s) { return H.line(s.label, s.color, H.points(s.timeline.errorRate)); }));
     }
   };
 })(window.HarnessReport);
