@@ -70,7 +70,8 @@ internal static class Runs
     /// Seed 002's experiment in miniature: a ramp of users calling a 4 s stub, in three modes run one after another.
     /// threadpool's latency climbs as its threads lag behind; iocp and custompool stay near 4 s. The custompool
     /// target dies at second 50 and comes back at 60 (a gap with events); a soap group's iocp target never answers
-    /// /metrics (no server samples); an open-model group carries intended-start latency.
+    /// /metrics (no server samples); an open-model group carries intended-start latency. The ramp's series have 4 s
+    /// of warm-up, the soap group's threadpool 3 s and its iocp none.
     /// </summary>
     public static RunData ThreeModeRamp(int seconds = 120)
     {
@@ -80,7 +81,7 @@ internal static class Runs
         for (var m = 0; m < modes.Length; m++)
         {
             var mode = modes[m];
-            var info = Series("grpc", "call-third-party", mode, offset: m * (seconds + 10), idealLatencyMs: 4000);
+            var info = Series("grpc", "call-third-party", mode, offset: m * (seconds + 10), idealLatencyMs: 4000) with { WarmUpSeconds = 4 };
             var samples = new List<SecondSample>();
             double cpu = 1, voluntary = 5000, involuntary = 300;
             for (var s = 0; s < seconds; s++)
@@ -122,7 +123,7 @@ internal static class Runs
         // A group whose iocp target never answered /metrics.
         foreach (var mode in new[] { "threadpool", "iocp" })
         {
-            var info = Series("soap", "compute", mode, idealLatencyMs: 250, idealThroughput: 8);
+            var info = Series("soap", "compute", mode, idealLatencyMs: 250, idealThroughput: 8) with { WarmUpSeconds = mode == "threadpool" ? 3 : 0 };
             var samples = new List<SecondSample>();
             double cpu = 1, switches = 1000;
             for (var s = 0; s < 40; s++)

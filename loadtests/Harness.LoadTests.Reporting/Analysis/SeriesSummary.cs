@@ -5,7 +5,8 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <summary>
 /// The figures of one series over its whole timeline. Latency comes from the merge of every second's histogram,
 /// so percentiles are those of all successful requests, never an average of per-second percentiles; failed
-/// requests have their own count, rate and latency.
+/// requests have their own count, rate and latency. Seconds of the warm-up (second &lt; <see cref="SeriesInfo.WarmUpSeconds"/>)
+/// are left out of every figure.
 /// </summary>
 public sealed record SeriesSummary
 {
@@ -39,8 +40,11 @@ public sealed record SeriesSummary
     /// <summary>Failures by status, most frequent first.</summary>
     public required IReadOnlyList<KeyValuePair<string, long>> FailuresByStatus { get; init; }
 
-    /// <summary>Seconds recorded in the timeline.</summary>
+    /// <summary>Seconds recorded in the timeline after the warm-up: the seconds every figure comes from.</summary>
     public required int Seconds { get; init; }
+
+    /// <summary>Recorded seconds of the warm-up, left out of every figure (they stay in the files, the CSV and the charts).</summary>
+    public required int WarmUpSecondsLeftOut { get; init; }
 
     /// <summary>Seconds in which the series had users (or an arrival rate) or completed requests.</summary>
     public required int ActiveSeconds { get; init; }
@@ -93,10 +97,12 @@ public sealed record SeriesSummary
     /// <param name="events">The run's events (run time), for the outage and fault windows; none when null.</param>
     /// <param name="latencyIncludesFailures">True for a format 2 run (<see cref="RunManifest.SeparatesFailures"/> false).</param>
     public static SeriesSummary From(
-        SeriesInfo series, IReadOnlyList<SecondSample> samples, IReadOnlyList<RunEvent>? events = null, bool latencyIncludesFailures = false)
+        SeriesInfo series, IReadOnlyList<SecondSample> timeline, IReadOnlyList<RunEvent>? events = null, bool latencyIncludesFailures = false)
     {
         ArgumentNullException.ThrowIfNull(series);
-        ArgumentNullException.ThrowIfNull(samples);
+        ArgumentNullException.ThrowIfNull(timeline);
+        var ordered = timeline.OrderBy(s => s.Second).ToList();
+        var samples = ordered.Where(s => !IsWarmUp(series, s.Second)).ToList();
         var rows = SecondRow.From(samples);
         var histogram = LatencyHistogram.Merge(samples.Select(s => s.Latency));
         var failed = LatencyHistogram.Merge(samples.Where(s => s.FailureLatency is not null).Select(s => s.FailureLatency!));
@@ -112,13 +118,10 @@ public sealed record SeriesSummary
 
         var active = samples.Count(s => s.Users > 0 || s.Requests > 0);
         var server = rows.Where(r => r.HasServer).ToList();
-        var switches = SecondRow.CounterIncrease(samples.OrderBy(s => s.Second).Select(s => ServerMetrics.ContextSwitches(s.Server)));
-        var cpuSamples = samples.OrderBy(s => s.Second)
-            .Select(s => (s.Second, Cpu: ServerMetrics.Value(s.Server, ServerMetrics.CpuSecondsTotal)))
-            .Where(s => s.Cpu is not null)
-            .ToList();
+        var switches = SecondRow.CounterIncrease(Counter(series, ordered, s => ServerMetrics.ContextSwitches(s.Server)).Select(s => (double?)s.Value));
+        var cpuSamples = Counter(series, ordered, s => ServerMetrics.Value(s.Server, ServerMetrics.CpuSecondsTotal));
         var cpuSpan = cpuSamples.Count < 2 ? 0 : cpuSamples[^1].Second - cpuSamples[0].Second;
-        var cpuSeconds = SecondRow.CounterIncrease(cpuSamples.Select(s => s.Cpu));
+        var cpuSeconds = SecondRow.CounterIncrease(cpuSamples.Select(s => (double?)s.Value));
 
         return new SeriesSummary
         {
@@ -134,6 +137,7 @@ public sealed record SeriesSummary
             ErrorRate = requests == 0 ? 0 : (double)failures / requests,
             FailuresByStatus = [.. byStatus.OrderByDescending(p => p.Value).ThenBy(p => p.Key, StringComparer.Ordinal)],
             Seconds = samples.Count,
+            WarmUpSecondsLeftOut = ordered.Count - samples.Count,
             ActiveSeconds = active,
             RequestsPerSecond = active == 0 ? 0 : (double)requests / active,
             PeakUsers = samples.Count == 0 ? 0 : samples.Max(s => s.Users),
@@ -153,6 +157,29 @@ public sealed record SeriesSummary
     {
         ArgumentNullException.ThrowIfNull(run);
         return [.. run.Manifest.Series.Select(s => From(s, TimelineOf(run, s.Id), run.Events, !run.Manifest.SeparatesFailures))];
+    }
+
+    /// <summary>Whether series second <paramref name="second"/> (which covers [second, second + 1)) is warm-up: second &lt; WarmUpSeconds.</summary>
+    public static bool IsWarmUp(SeriesInfo series, int second)
+    {
+        ArgumentNullException.ThrowIfNull(series);
+        return second < series.WarmUpSeconds;
+    }
+
+    /// <summary>The timeline without its warm-up seconds: what every statistic is computed from.</summary>
+    public static IReadOnlyList<SecondSample> Measured(SeriesInfo series, IReadOnlyList<SecondSample> timeline)
+    {
+        ArgumentNullException.ThrowIfNull(timeline);
+        return [.. timeline.Where(s => !IsWarmUp(series, s.Second))];
+    }
+
+    // A counter's scrapes after the warm-up, preceded by its last scrape in the warm-up: the counter grew across the
+    // boundary, and its increase over the measured time counts from there.
+    private static List<(int Second, double Value)> Counter(SeriesInfo series, List<SecondSample> ordered, Func<SecondSample, double?> read)
+    {
+        var values = ordered.Select(s => (s.Second, Value: read(s))).Where(s => s.Value is not null).Select(s => (s.Second, Value: s.Value!.Value)).ToList();
+        var start = values.FindIndex(s => !IsWarmUp(series, s.Second));
+        return start < 0 ? [] : values[Math.Max(0, start - 1)..];
     }
 
     internal static IReadOnlyList<SecondSample> TimelineOf(RunData run, string seriesId) =>

@@ -15,9 +15,11 @@ public static class CsvReport
     public const string Header =
         "second,users,requests,failures,rps,mean_ms,p50_ms,p90_ms,p99_ms,max_ms,intended_mean_ms,intended_p99_ms,"
         + "os_threads,threadpool_threads,scheduler_threads,scheduler_busy_threads,queue_length,cpu_percent_of_one_core,context_switches_per_s,working_set_mb,container_cpu_throttled_percent,"
-        + "failure_mean_ms,failure_p99_ms";
+        + "failure_mean_ms,failure_p99_ms,warm_up";
 
-    public static string Render(IReadOnlyList<SecondSample> samples)
+    /// <param name="samples">The series' timeline.</param>
+    /// <param name="warmUpSeconds">The series' <see cref="SeriesInfo.WarmUpSeconds"/>: its seconds before that are marked warm_up = 1.</param>
+    public static string Render(IReadOnlyList<SecondSample> samples, double warmUpSeconds = 0)
     {
         ArgumentNullException.ThrowIfNull(samples);
         var csv = new StringBuilder();
@@ -53,6 +55,7 @@ public static class CsvReport
                 Format.Csv(r.ThrottledPercent),
                 Format.Csv(r.FailureLatency?.MeanMs),
                 Format.Csv(r.FailureLatency?.P99Ms),
+                r.Second < warmUpSeconds ? "1" : "0",
             ];
             csv.AppendJoin(',', cells).Append('\n');
         }

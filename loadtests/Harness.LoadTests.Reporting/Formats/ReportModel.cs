@@ -76,6 +76,7 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             events,
             windows,
             recoveries,
+            WarmUpsOf(group, colors),
             length,
             cores > 0 ? cores : run.Manifest.Machine.ProcessorCount,
             cores > 0 ? "the target's processor count (harness_info)" : "the load machine's processor count");
@@ -111,7 +112,7 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             Column(r => r.WorkingSetMb),
             rows.Any(r => r.ThrottledPercent is not null) ? Column(r => r.ThrottledPercent) : null);
 
-        var byUsers = samples
+        var byUsers = SeriesSummary.Measured(info, samples)
             .Where(s => s.Users > 0 && s.Latency.TotalCount > 0)
             .GroupBy(s => s.Users)
             .OrderBy(g => g.Key)
@@ -127,12 +128,31 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             row.Summary.ServerSamples > 0,
             Round(info.IdealLatencyMs),
             Round(info.IdealThroughput),
+            Round(info.WarmUpSeconds) ?? 0,
             timeline,
             new ByUsersModel(
                 [.. byUsers.Select(u => u.Users)],
                 [.. byUsers.Select(u => Round(u.Stats.MeanMs))],
                 [.. byUsers.Select(u => Round(u.Stats.P99Ms))],
                 [.. byUsers.Select(u => u.Stats.Count)]));
+    }
+
+    /// <summary>
+    /// The warm-ups the time charts shade: one in grey when every series of the group has the same, else one per
+    /// series in its colour.
+    /// </summary>
+    private static List<WarmUpModel> WarmUpsOf(ModeComparisonGroup group, IReadOnlyDictionary<string, string> colors)
+    {
+        const string Shared = "#4a4f57";
+        var warmUps = group.Rows.Select(r => (r.Label, Seconds: r.Summary.Series.WarmUpSeconds)).ToList();
+        if (warmUps.All(w => w.Seconds <= 0))
+        {
+            return [];
+        }
+
+        return warmUps.Select(w => w.Seconds).Distinct().Count() == 1
+            ? [new WarmUpModel(Round(warmUps[0].Seconds) ?? 0, Shared, null)]
+            : [.. warmUps.Where(w => w.Seconds > 0).Select(w => new WarmUpModel(Round(w.Seconds) ?? 0, colors[w.Label], w.Label))];
     }
 
     /// <summary>
@@ -209,6 +229,7 @@ internal sealed record GroupModel(
     IReadOnlyList<EventModel> Events,
     IReadOnlyList<WindowModel> Windows,
     IReadOnlyList<RecoveryModel> Recoveries,
+    IReadOnlyList<WarmUpModel> WarmUps,
     int Length,
     int Cores,
     string CoresSource);
@@ -222,6 +243,7 @@ internal sealed record SeriesModel(
     bool HasServer,
     double? IdealLatencyMs,
     double? IdealThroughput,
+    double WarmUpSeconds,
     TimelineModel Timeline,
     ByUsersModel ByUsers);
 
@@ -254,6 +276,9 @@ internal sealed record EventModel(int Number, double X, double RunSeconds, strin
 
 /// <param name="Label">The series it concerns, or null for the whole run.</param>
 internal sealed record WindowModel(double From, double To, string Color, string? Label);
+
+/// <summary>The warm-up of a series (or of all of the group's, when <paramref name="Label"/> is null): seconds 0 to <paramref name="To"/>.</summary>
+internal sealed record WarmUpModel(double To, string Color, string? Label);
 
 /// <summary>Where a series was back after an outage or fault window (<see cref="Recovery"/>), marked on its time charts.</summary>
 /// <param name="WindowEnd">When the window closed, in seconds since the series started.</param>

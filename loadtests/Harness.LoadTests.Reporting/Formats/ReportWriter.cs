@@ -38,7 +38,7 @@ public static class ReportWriter
         foreach (var series in run.Manifest.Series)
         {
             var path = Path.Combine(csvDirectory, CsvReport.FileNameFor(series.Id));
-            File.WriteAllText(path, CsvReport.Render(SeriesSummary.TimelineOf(run, series.Id)), Utf8NoBom);
+            File.WriteAllText(path, CsvReport.Render(SeriesSummary.TimelineOf(run, series.Id), series.WarmUpSeconds), Utf8NoBom);
             csv.Add(path);
         }
 

@@ -98,6 +98,7 @@ window.HarnessReport = (function () {
     var events = group.events.filter(mine);
     var windows = group.windows.filter(mine);
     var recoveries = group.recoveries.filter(function (r) { return r.at !== null && mine(r); });
+    var warmUps = group.warmUps.filter(mine);
     return {
       id: 'harnessEvents',
       beforeDatasetsDraw: function (chart) {
@@ -105,6 +106,19 @@ window.HarnessReport = (function () {
         var x = chart.scales.x;
         var ctx = chart.ctx;
         ctx.save();
+        // Warm-up: recorded and drawn, left out of every figure of the tables.
+        warmUps.forEach(function (w, i) {
+          var x1 = Math.min(a.right, x.getPixelForValue(w.to));
+          if (x1 > a.left) {
+            ctx.fillStyle = H.alpha(w.color, 0.08);
+            ctx.fillRect(a.left, a.top, x1 - a.left, a.bottom - a.top);
+            ctx.fillStyle = H.alpha(w.color, 0.8);
+            ctx.font = '9px sans-serif';
+            ctx.textAlign = 'left';
+            ctx.textBaseline = 'top';
+            ctx.fillText(w.label === null ? 'warm-up' : 'warm-up ' + w.label, a.left + 3, a.top + 16 + (i * 11));
+          }
+        });
         windows.forEach(function (w) {
           var x0 = Math.max(a.left, x.getPixelForValue(w.from));
           var x1 = Math.min(a.right, x.getPixelForValue(w.to));
