@@ -166,4 +166,50 @@ internal static class Runs
         ];
         return Run(list, events);
     }
+
+    /// <summary>
+    /// A run whose modes were repeated: threadpool and iocp, 3 repetitions each of 30 s (2 s of warm-up), run
+    /// interleaved, each with its server counters; iocp #2's target is down from second 12 to 15.
+    /// </summary>
+    public static RunData Repeated()
+    {
+        var random = new Random(8);
+        var list = new List<(SeriesInfo, IReadOnlyList<SecondSample>)>();
+        var events = new List<RunEvent>();
+        for (var n = 1; n <= 3; n++)
+        {
+            foreach (var mode in new[] { "threadpool", "iocp" })
+            {
+                var offset = list.Count * 35.0;
+                var info = Series("grpc", "compute", mode, offset: offset, idealLatencyMs: 100, id: $"grpc-compute-{mode}-{n}")
+                    with { Repetition = n, WarmUpSeconds = 2 };
+                var samples = new List<SecondSample>();
+                double cpu = 1, switches = 1000;
+                for (var s = 0; s < 30; s++)
+                {
+                    if (mode == "iocp" && n == 2 && s is >= 12 and < 15)
+                    {
+                        continue;
+                    }
+
+                    var users = 4 + (s / 10 * 4);
+                    var mean = (mode == "threadpool" ? 160 : 110) * (1 + (random.NextDouble() * 0.2));
+                    var latency = Histogram(((long)(mean * 1000), users * 8), ((long)(mean * 1500), users));
+                    cpu += 1.2;
+                    switches += users * (mode == "threadpool" ? 90 : 30);
+                    samples.Add(Sample(s, users, latency, server: Server(mode, 20 + users, 2, mode == "threadpool" ? users / 2 : 0, cpu, switches, switches / 10)));
+                }
+
+                if (mode == "iocp" && n == 2)
+                {
+                    events.Add(new RunEvent(offset + 12, "target-down", info.Id, "iocp target stopped"));
+                    events.Add(new RunEvent(offset + 15, "target-up", info.Id, "iocp target answers again"));
+                }
+
+                list.Add((info, samples));
+            }
+        }
+
+        return Run(list, events, runId: "20261122-020000");
+    }
 }

@@ -3,23 +3,35 @@ using Harness.LoadTests.Recording;
 namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>The modes of one (stack, operation) pair in one run, each against the baseline mode.</summary>
-/// <param name="Baseline">Label of the baseline row: <c>threadpool</c> when present, else the first mode run.</param>
-public sealed record ModeComparisonGroup(string Stack, string Operation, string Baseline, IReadOnlyList<ModeRow> Rows)
+/// <param name="Baseline">Label of the baseline mode: <c>threadpool</c> when present, else the first mode run.</param>
+/// <param name="Rows">Every series of the group, one row each (a repeated mode has one row per repetition).</param>
+/// <param name="Modes">The group's modes: a repeated mode's repetitions together, any other series alone.</param>
+public sealed record ModeComparisonGroup(string Stack, string Operation, string Baseline, IReadOnlyList<ModeRow> Rows, IReadOnlyList<ModeSummary> Modes)
 {
     public string Title => $"{Stack} · {Operation}";
 
     /// <summary>An id safe in file names and HTML anchors.</summary>
     public string Key => $"{Stack}-{Operation}";
 
-    public ModeRow BaselineRow => Rows.First(r => r.Label == Baseline);
+    public ModeSummary BaselineMode => Modes.First(m => m.Label == Baseline);
+
+    /// <summary>The baseline mode's first series.</summary>
+    public ModeRow BaselineRow => BaselineMode.Rows[0];
+
+    /// <summary>True when a mode of the group was repeated.</summary>
+    public bool HasRepetitions => Modes.Any(m => m.IsRepeated);
 }
 
-/// <summary>One series of a group: its label on charts (the mode, or the series id when two share a mode).</summary>
-public sealed record ModeRow(string Label, SeriesSummary Summary, ModeRatios Ratios);
+/// <summary>
+/// One series of a group: its label on charts and per-series tables (the mode; <c>mode #n</c> for repetition n; the
+/// series id when two series share a mode without repetition numbers), and its ratios to the baseline mode.
+/// </summary>
+/// <param name="ModeLabel">The label of its <see cref="ModeSummary"/>: the mode, for every repetition of it.</param>
+public sealed record ModeRow(string Label, SeriesSummary Summary, ModeRatios Ratios, string ModeLabel);
 
 /// <summary>
-/// This row's figure ÷ the baseline row's (the baseline's own ratios are 1). Null where either figure is missing,
-/// or the baseline is 0 and this row is not.
+/// This series' figure ÷ the baseline mode's (its median when the baseline mode was repeated; the baseline's own
+/// ratios are 1). Null where either figure is missing, or the baseline is 0 and this series is not.
 /// </summary>
 public sealed record ModeRatios(
     double? Mean,
@@ -38,18 +50,20 @@ public sealed record ModeRatios(
     {
         ArgumentNullException.ThrowIfNull(row);
         ArgumentNullException.ThrowIfNull(baseline);
+        return Against(row, figure => ModeFigures.Read(baseline, figure));
+    }
+
+    /// <param name="row">The series.</param>
+    /// <param name="baseline">The baseline mode's figure (its median over repetitions), or null when not measured.</param>
+    public static ModeRatios Against(SeriesSummary row, Func<ModeFigure, double?> baseline)
+    {
+        ArgumentNullException.ThrowIfNull(row);
+        ArgumentNullException.ThrowIfNull(baseline);
+        double? Of(ModeFigure figure) => Ratio.Of(ModeFigures.Read(row, figure), baseline(figure));
         return new ModeRatios(
-            Ratio.Of(row.Latency.MeanMs, baseline.Latency.MeanMs, row.Latency.Count, baseline.Latency.Count),
-            Ratio.Of(row.Latency.P50Ms, baseline.Latency.P50Ms, row.Latency.Count, baseline.Latency.Count),
-            Ratio.Of(row.Latency.P90Ms, baseline.Latency.P90Ms, row.Latency.Count, baseline.Latency.Count),
-            Ratio.Of(row.Latency.P99Ms, baseline.Latency.P99Ms, row.Latency.Count, baseline.Latency.Count),
-            Ratio.Of(row.Latency.MaxMs, baseline.Latency.MaxMs, row.Latency.Count, baseline.Latency.Count),
-            Ratio.Of(row.RequestsPerSecond, baseline.RequestsPerSecond),
-            Ratio.Of(row.ErrorRate, baseline.ErrorRate),
-            Ratio.Of(row.PeakThreads, baseline.PeakThreads),
-            Ratio.Of(row.ContextSwitchesPerRequest, baseline.ContextSwitchesPerRequest),
-            Ratio.Of(row.IntendedLatency?.MeanMs, baseline.IntendedLatency?.MeanMs),
-            Ratio.Of(row.IntendedLatency?.P99Ms, baseline.IntendedLatency?.P99Ms));
+            Of(ModeFigure.Mean), Of(ModeFigure.P50), Of(ModeFigure.P90), Of(ModeFigure.P99), Of(ModeFigure.Max),
+            Of(ModeFigure.RequestsPerSecond), Of(ModeFigure.ErrorRate), Of(ModeFigure.PeakThreads), Of(ModeFigure.ContextSwitchesPerRequest),
+            Of(ModeFigure.IntendedMean), Of(ModeFigure.IntendedP99));
     }
 }
 
@@ -58,7 +72,7 @@ public static class ModeComparison
 {
     public const string PreferredBaseline = "threadpool";
 
-    /// <summary>Groups in the order their first series appears in the manifest; rows in the run's mode order.</summary>
+    /// <summary>Groups in the order their first series appears in the manifest; rows in the run's mode order, repetitions in order.</summary>
     public static IReadOnlyList<ModeComparisonGroup> Build(RunData run)
     {
         ArgumentNullException.ThrowIfNull(run);
@@ -75,22 +89,55 @@ public static class ModeComparison
             var ordered = group
                 .Select((summary, index) => (summary, index))
                 .OrderBy(p => ModeOrder(manifest.Modes, p.summary.Series.Mode))
+                .ThenBy(p => p.summary.Series.Repetition)
                 .ThenBy(p => p.index)
                 .Select(p => p.summary)
                 .ToList();
-            var sharedModes = ordered.GroupBy(s => s.Series.Mode, StringComparer.Ordinal)
-                .Where(g => g.Count() > 1)
+
+            // A mode that also has repetitions, or two unnumbered series, labels its unnumbered series by id.
+            var byId = ordered.GroupBy(s => s.Series.Mode, StringComparer.Ordinal)
+                .Where(g => g.Count(s => s.Series.Repetition == 0) > 1 || (g.Any(s => s.Series.Repetition > 0) && g.Any(s => s.Series.Repetition == 0)))
                 .Select(g => g.Key)
                 .ToHashSet(StringComparer.Ordinal);
-            string LabelOf(SeriesSummary s) => sharedModes.Contains(s.Series.Mode) ? s.Series.Id : s.Series.Mode;
+            string LabelOf(SeriesSummary s) =>
+                s.Series.Repetition > 0 ? RepetitionLabel(s.Series) : byId.Contains(s.Series.Mode) ? s.Series.Id : s.Series.Mode;
+            string ModeLabelOf(SeriesSummary s) => s.Series.Repetition > 0 ? s.Series.Mode : LabelOf(s);
 
-            var baseline = ordered.FirstOrDefault(s => string.Equals(s.Series.Mode, PreferredBaseline, StringComparison.OrdinalIgnoreCase))
-                ?? ordered[0];
-            var rows = ordered.Select(s => new ModeRow(LabelOf(s), s, ModeRatios.Between(s, baseline))).ToList();
-            groups.Add(new ModeComparisonGroup(group.Key.Stack, group.Key.Operation, LabelOf(baseline), rows));
+            var entries = ordered.GroupBy(ModeLabelOf, StringComparer.Ordinal).ToList();
+            var baseline = entries.FirstOrDefault(e => string.Equals(e.First().Series.Mode, PreferredBaseline, StringComparison.OrdinalIgnoreCase))
+                ?? entries[0];
+            var baselineMedians = ModeFigures.All.ToDictionary(
+                f => f, f => Spread.Of(baseline.Select(s => ModeFigures.Read(s, f)).OfType<double>())?.Median);
+
+            var rows = ordered.Select(s => new ModeRow(LabelOf(s), s, ModeRatios.Against(s, f => baselineMedians[f]), ModeLabelOf(s))).ToList();
+            var modes = entries
+                .Select(e => new ModeSummary(e.Key, e.First().Series.Mode, [.. rows.Where(r => r.ModeLabel == e.Key)]))
+                .ToList();
+            var baselineMode = modes.First(m => m.Label == baseline.Key);
+            foreach (var mode in modes)
+            {
+                mode.CompareWith(baselineMode);
+            }
+
+            groups.Add(new ModeComparisonGroup(group.Key.Stack, group.Key.Operation, baseline.Key, rows, modes));
         }
 
         return groups;
+    }
+
+    /// <summary>How a repetition is labelled in tables and charts: <c>threadpool #2</c>.</summary>
+    public static string RepetitionLabel(SeriesInfo series)
+    {
+        ArgumentNullException.ThrowIfNull(series);
+        return series.Repetition > 0 ? $"{series.Mode} #{series.Repetition}" : series.Mode;
+    }
+
+    /// <summary>The id of a repeated series without its repetition number (<c>grpc-compute-iocp-2</c> → <c>grpc-compute-iocp</c>); else the id.</summary>
+    public static string ModeIdOf(SeriesInfo series)
+    {
+        ArgumentNullException.ThrowIfNull(series);
+        var suffix = "-" + series.Repetition.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        return series.Repetition > 0 && series.Id.EndsWith(suffix, StringComparison.Ordinal) ? series.Id[..^suffix.Length] : series.Id;
     }
 
     private static int ModeOrder(IReadOnlyList<string> modes, string mode)
@@ -132,8 +179,4 @@ public static class Ratio
         var ratio = Of(after, before);
         return ratio is null ? null : (ratio.Value - 1) * 100;
     }
-
-    // A latency ratio needs requests on both sides: an empty series' 0 ms is no measurement.
-    internal static double? Of(double value, double baseline, long count, long baselineCount) =>
-        count == 0 || baselineCount == 0 ? null : Of(value, baseline);
 }

@@ -150,7 +150,9 @@ public sealed partial record Threshold(
     public bool AppliesTo(SeriesInfo series)
     {
         ArgumentNullException.ThrowIfNull(series);
-        if (SeriesId is not null && !string.Equals(SeriesId, series.Id, StringComparison.OrdinalIgnoreCase))
+        // A repeated mode's repetitions answer to its id without the repetition number too (grpc-compute-iocp: covers -1, -2…).
+        if (SeriesId is not null && !string.Equals(SeriesId, series.Id, StringComparison.OrdinalIgnoreCase)
+            && !string.Equals(SeriesId, ModeComparison.ModeIdOf(series), StringComparison.OrdinalIgnoreCase))
         {
             return false;
         }

@@ -13,10 +13,14 @@ internal static class HtmlGroupSection
         html.AppendLine(CultureInfo.InvariantCulture, $"<section class=\"panel group\" id=\"g-{E(group.Key)}\">");
         html.AppendLine(CultureInfo.InvariantCulture, $"<h2>{E(group.Title)}</h2>");
         html.AppendLine(CultureInfo.InvariantCulture,
-            $"<p class=\"lead\">{group.Rows.Count} series; ratios against <b>{E(group.Baseline)}</b>. Time axes are seconds since each series started, so modes run one after another overlay.</p>");
+            $"<p class=\"lead\">{group.Rows.Count} series; ratios against <b>{E(group.Baseline)}</b>{(group.BaselineMode.Rows.Count > 1 ? " (the median of its repetitions)" : string.Empty)}. Time axes are seconds since each series started, so modes run one after another overlay.</p>");
 
         html.AppendLine("<h3>Summary</h3>");
         HtmlSummaryTable.Append(html, group, colors);
+        if (group.HasRepetitions)
+        {
+            HtmlModesTable.Append(html, group, colors);
+        }
         html.AppendLine("<p class=\"note\">Peak threads: OS threads of the target process (process_threads). Peak busy: threads of the mode's scheduler running a work item. "
             + "Queue: work items waiting to start. ctx sw / req: growth of the target's voluntary + involuntary context switches over the series ÷ requests. "
             + "CPU %: CPU time ÷ wall time between the first and last scrape, in % of one core (100 % = one core busy). — : not measured (no server samples).</p>");

@@ -47,7 +47,7 @@ public static class HtmlReport
         html.AppendLine("</head>");
         html.AppendLine("<body>");
 
-        AppendHeader(html, m, colors);
+        AppendHeader(html, m, ReportModel.LegendOf(colors, groups).ToDictionary(label => label, label => colors[label]));
         AppendNav(html, groups, thresholds, run.Events.Count > 0);
         html.AppendLine("<main>");
         html.AppendLine("<noscript><div class=\"notice\">The charts need JavaScript; the tables below do not.</div></noscript>");
@@ -58,7 +58,7 @@ public static class HtmlReport
                 $"<div class=\"notice\">This run is in raw format {m.FormatVersion}, which does not keep failed requests apart: its latency figures include the failed requests.</div>");
         }
 
-        AppendGlance(html, groups, colors, thresholds);
+        HtmlGlance.Append(html, groups, colors, thresholds);
         if (thresholds is { Count: > 0 })
         {
             AppendThresholds(html, thresholds);
@@ -122,54 +122,6 @@ public static class HtmlReport
         }
 
         html.AppendLine("<a href=\"#settings\">Settings</a></nav>");
-    }
-
-    private static void AppendGlance(
-        StringBuilder html, IReadOnlyList<ModeComparisonGroup> groups, IReadOnlyDictionary<string, string> colors, IReadOnlyList<ThresholdResult>? thresholds)
-    {
-        html.AppendLine("<section class=\"panel\" id=\"glance\">");
-        html.AppendLine("<h2>At a glance</h2>");
-        html.AppendLine("<p class=\"lead\">Every series of the run. Latency is the service time of the successful requests of the series (merged histograms); "
-            + "failed requests have their own count, rate and latency in each group's summary; "
-            + "req/s is requests ÷ active seconds; \"÷ ideal\" is the mean against the series' best possible latency (the stub's delay, one Compute call alone); "
-            + "ratios compare each mode with its group's baseline (threadpool where present): green is better, red worse by more than 5 %.</p>");
-        if (thresholds is { Count: > 0 })
-        {
-            var failed = thresholds.Count(t => !t.Passed);
-            html.AppendLine(failed == 0
-                ? $"<div class=\"notice ok\"><a href=\"#thresholds\">All {thresholds.Count} threshold checks passed.</a></div>"
-                : $"<div class=\"notice error\"><a href=\"#thresholds\">{failed} of {thresholds.Count} threshold checks failed.</a></div>");
-        }
-
-        html.AppendLine("<div class=\"table-wrap\"><table class=\"data\">");
-        html.AppendLine("<thead><tr><th class=\"text\">stack · operation</th><th class=\"text\">mode</th><th>peak users</th><th>requests</th><th>req/s</th>"
-            + "<th>mean ms</th><th>p99 ms</th><th>mean ÷ ideal</th><th>errors</th><th>peak threads</th><th>peak busy</th><th>ctx sw / req</th><th>peak MB</th>"
-            + "<th class=\"sep\">mean vs base</th><th>p99 vs base</th><th>req/s vs base</th><th>ctx/req vs base</th></tr></thead><tbody>");
-        foreach (var group in groups)
-        {
-            var first = true;
-            foreach (var row in group.Rows)
-            {
-                var s = row.Summary;
-                var ideal = s.Series.IdealLatencyMs is > 0 && s.Latency.Count > 0 ? s.Latency.MeanMs / s.Series.IdealLatencyMs : null;
-                html.Append(first ? "<tr class=\"group-start\">" : "<tr>");
-                html.Append(first ? $"<td class=\"text\"><a href=\"#g-{E(group.Key)}\">{E(group.Title)}</a></td>" : "<td></td>");
-                html.Append(CultureInfo.InvariantCulture,
-                    $"<td class=\"text\">{Chip(row.Label, colors[row.Label])}</td><td>{Format.Integer(s.PeakUsers)}</td><td>{Format.Integer(s.Requests)}</td>"
-                    + $"<td>{Format.Number(s.RequestsPerSecond)}</td><td>{LatencyCell(s, s.Latency.MeanMs)}</td><td>{LatencyCell(s, s.Latency.P99Ms)}</td>"
-                    + $"<td>{Format.Ratio(ideal)}</td><td>{ErrorsCell(s)}</td><td>{Format.Integer(s.PeakThreads)}</td><td>{Format.Integer(s.PeakBusyThreads)}</td>"
-                    + $"<td>{Format.Number(s.ContextSwitchesPerRequest)}</td><td>{Format.Integer(s.PeakWorkingSetMb)}</td>");
-                html.Append(RatioCell(row, group, row.Ratios.Mean, lowerIsBetter: true, separator: true))
-                    .Append(RatioCell(row, group, row.Ratios.P99, lowerIsBetter: true))
-                    .Append(RatioCell(row, group, row.Ratios.RequestsPerSecond, lowerIsBetter: false))
-                    .Append(RatioCell(row, group, row.Ratios.ContextSwitchesPerRequest, lowerIsBetter: true));
-                html.AppendLine("</tr>");
-                first = false;
-            }
-        }
-
-        html.AppendLine("</tbody></table></div>");
-        html.AppendLine("</section>");
     }
 
     private static void AppendThresholds(StringBuilder html, IReadOnlyList<ThresholdResult> thresholds)

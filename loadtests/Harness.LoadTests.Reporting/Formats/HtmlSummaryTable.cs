@@ -36,7 +36,7 @@ internal static class HtmlSummaryTable
             var s = row.Summary;
             var l = s.Latency;
             var f = s.FailureLatency is { Count: > 0 } failed ? failed : null;
-            html.Append(row.Label == group.Baseline ? "<tr class=\"baseline\">" : "<tr>");
+            html.Append(row.ModeLabel == group.Baseline ? "<tr class=\"baseline\">" : "<tr>");
             html.Append(CultureInfo.InvariantCulture,
                 $"<td class=\"text\">{Chip(row.Label, colors[row.Label])}</td><td>{Format.Integer(s.Requests)}</td><td>{Format.Number(s.RequestsPerSecond)}</td>"
                 + $"<td class=\"sep\">{LatencyCell(s, l.MeanMs)}</td><td>{LatencyCell(s, l.P50Ms)}</td><td>{LatencyCell(s, l.P90Ms)}</td><td>{LatencyCell(s, l.P99Ms)}</td><td>{LatencyCell(s, l.MaxMs)}</td>"

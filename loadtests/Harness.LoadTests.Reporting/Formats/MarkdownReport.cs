@@ -49,6 +49,16 @@ public static class MarkdownReport
             md.Append(SummaryTable(group).ToMarkdown());
             md.AppendLine();
             md.Append(RatioTable(group).ToMarkdown());
+            if (group.HasRepetitions)
+            {
+                md.AppendLine();
+                md.AppendLine(CultureInfo.InvariantCulture,
+                    $"Modes over their repetitions: the median, with the min–max of the repetitions (from {Spread.IntervalFrom} repetitions on, the distribution-free "
+                    + $"confidence interval of the median); A/A = largest ÷ smallest repetition − 1. A ratio's spread runs from the mode's low ÷ the baseline's "
+                    + $"high to its high ÷ the baseline's low.");
+                md.AppendLine();
+                md.Append(ModesTable(group).ToMarkdown());
+            }
 
             var failing = group.Rows.Where(r => r.Summary.FailuresByStatus.Count > 0).ToList();
             if (failing.Count > 0)
@@ -153,33 +163,52 @@ public static class MarkdownReport
         return table;
     }
 
-    /// <summary>Per mode: each figure ÷ the baseline mode's.</summary>
+    /// <summary>
+    /// Per mode: each figure ÷ the baseline mode's. A repeated mode's ratio is of the medians, with its spread in
+    /// brackets, and "within noise" when the spread crosses 1.
+    /// </summary>
     internal static TextTable RatioTable(ModeComparisonGroup group)
     {
         var open = group.Rows.Any(r => r.Summary.IntendedLatency is not null);
-        List<string> headers = [$"÷ {group.Baseline}", ">mean", ">p50", ">p90", ">p99", ">max", ">req/s", ">error rate", ">peak threads", ">ctx sw/req"];
-        if (open)
+        ModeFigure[] figures =
+        [
+            ModeFigure.Mean, ModeFigure.P50, ModeFigure.P90, ModeFigure.P99, ModeFigure.Max, ModeFigure.RequestsPerSecond,
+            ModeFigure.ErrorRate, ModeFigure.PeakThreads, ModeFigure.ContextSwitchesPerRequest,
+            .. open ? [ModeFigure.IntendedMean, ModeFigure.IntendedP99] : Array.Empty<ModeFigure>(),
+        ];
+        var table = new TextTable([$"÷ {group.Baseline}", .. figures.Select(f => ">" + ModeFigures.Name(f))]);
+        foreach (var mode in group.Modes)
         {
-            headers.AddRange([">intended mean", ">intended p99"]);
-        }
-
-        var table = new TextTable([.. headers]);
-        foreach (var row in group.Rows)
-        {
-            var r = row.Ratios;
-            List<string> cells =
-            [
-                row.Label, Format.Ratio(r.Mean), Format.Ratio(r.P50), Format.Ratio(r.P90), Format.Ratio(r.P99), Format.Ratio(r.Max),
-                Format.Ratio(r.RequestsPerSecond), Format.Ratio(r.ErrorRate), Format.Ratio(r.PeakThreads), Format.Ratio(r.ContextSwitchesPerRequest),
-            ];
-            if (open)
-            {
-                cells.AddRange([Format.Ratio(r.IntendedMean), Format.Ratio(r.IntendedP99)]);
-            }
-
-            table.Add([.. cells]);
+            table.Add([mode.Label, .. figures.Select(f => RatioText(mode.RatioOf(f)))]);
         }
 
         return table;
     }
+
+    /// <summary>Per repeated mode: the median of its repetitions with its bounds, and the run's own A/A spread.</summary>
+    internal static TextTable ModesTable(ModeComparisonGroup group)
+    {
+        ModeFigure[] figures = [ModeFigure.Mean, ModeFigure.P99, ModeFigure.RequestsPerSecond];
+        var table = new TextTable(
+        [
+            "mode", ">runs", "bounds", .. figures.SelectMany(f => new[] { $">{ModeFigures.Name(f)}{(f == ModeFigure.RequestsPerSecond ? string.Empty : " ms")}", $">A/A {ModeFigures.Name(f)}" }),
+        ]);
+        foreach (var mode in group.Modes)
+        {
+            table.Add(
+            [
+                mode.Label, mode.Rows.Count.ToString(CultureInfo.InvariantCulture), Format.Bounds(mode.Of(ModeFigure.Mean)),
+                .. figures.SelectMany(f => new[] { Format.Spread(mode.Of(f)), mode.Of(f) is { Count: > 1 } s ? Format.Rate(s.AaSpread) : Format.Missing }),
+            ]);
+        }
+
+        return table;
+    }
+
+    private static string RatioText(ModeRatio ratio) => ratio.Verdict switch
+    {
+        RatioVerdict.Base => "base",
+        RatioVerdict.WithinNoise => Format.Ratio(ratio) + " within noise",
+        _ => Format.Ratio(ratio),
+    };
 }

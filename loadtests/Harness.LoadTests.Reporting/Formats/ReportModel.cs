@@ -27,10 +27,16 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
         return new ReportModel([.. groups.Select(g => BuildGroup(run, g, colors))]);
     }
 
-    /// <summary>One colour per label (mode, or series id where two series share a mode), the same in every group.</summary>
+    /// <summary>
+    /// One colour per label (mode, or series id where two series share a mode), the same in every group; the
+    /// repetitions of a mode (<c>threadpool #2</c>) take the mode's colour. The header lists <see cref="LegendOf"/>.
+    /// </summary>
     public static IReadOnlyDictionary<string, string> ColorsFor(RunData run, IReadOnlyList<ModeComparisonGroup> groups)
     {
-        var labels = run.Manifest.Modes.Concat(groups.SelectMany(g => g.Rows.Select(r => r.Label))).Distinct(StringComparer.Ordinal);
+        var labels = run.Manifest.Modes
+            .Concat(groups.SelectMany(g => g.Modes.Select(m => m.Label)))
+            .Concat(groups.SelectMany(g => g.Rows.Where(r => r.Summary.Series.Repetition == 0).Select(r => r.Label)))
+            .Distinct(StringComparer.Ordinal);
         var colors = new Dictionary<string, string>(StringComparer.Ordinal);
         var next = 0;
         foreach (var label in labels)
@@ -38,7 +44,19 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             colors[label] = FixedColors.TryGetValue(label, out var fixedColor) ? fixedColor : Palette[next++ % Palette.Length];
         }
 
+        foreach (var row in groups.SelectMany(g => g.Rows).Where(r => r.Summary.Series.Repetition > 0))
+        {
+            colors[row.Label] = colors[row.ModeLabel];
+        }
+
         return colors;
+    }
+
+    /// <summary>The labels of the header's colour legend: modes and single series, not each repetition.</summary>
+    public static IEnumerable<string> LegendOf(IReadOnlyDictionary<string, string> colors, IReadOnlyList<ModeComparisonGroup> groups)
+    {
+        var repetitions = groups.SelectMany(g => g.Rows).Where(r => r.Summary.Series.Repetition > 0).Select(r => r.Label).ToHashSet(StringComparer.Ordinal);
+        return colors.Keys.Where(label => !repetitions.Contains(label));
     }
 
     private static GroupModel BuildGroup(RunData run, ModeComparisonGroup group, IReadOnlyDictionary<string, string> colors)
