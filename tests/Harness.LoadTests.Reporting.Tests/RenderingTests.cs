@@ -58,12 +58,12 @@ public sealed partial class RenderingTests : IDisposable
     {
         var dom = await RenderAsync(Runs.Repeated());
 
-        // 6 classic (one per repetition) + load, throughput, latency, vs-load + 6 server charts = 16.
+        // 6 classic (one per repetition) + load, throughput, latency, server/queue time, vs-load + 6 server charts = 17.
         var body = BodyTag().Match(dom).Value;
         _output.WriteLine(body);
         Assert.Contains("data-chart-errors=\"0\"", body, StringComparison.Ordinal);
-        Assert.Contains("data-charts-expected=\"16\"", body, StringComparison.Ordinal);
-        Assert.Contains("data-charts-drawn=\"16\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-expected=\"17\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-drawn=\"17\"", body, StringComparison.Ordinal);
         Assert.Contains("Modes over their repetitions", dom, StringComparison.Ordinal);
     }
 

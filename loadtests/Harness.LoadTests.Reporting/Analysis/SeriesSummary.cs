@@ -24,6 +24,12 @@ public sealed record SeriesSummary
     /// <summary>Service time of the failed requests (empty when none failed); null in a format 2 run.</summary>
     public required LatencyStats? FailureLatency { get; init; }
 
+    /// <summary>The execution time the server reported for successful requests; null when no reply carried one.</summary>
+    public required LatencyStats? ServerTime { get; init; }
+
+    /// <summary>For the same requests: latency − server time, the time spent queueing and in transport; null with <see cref="ServerTime"/>.</summary>
+    public required LatencyStats? QueueTime { get; init; }
+
     /// <summary>Open model only: latency from each request's intended start (coordinated omission corrected).</summary>
     public required LatencyStats? IntendedLatency { get; init; }
 
@@ -106,6 +112,8 @@ public sealed record SeriesSummary
         var rows = SecondRow.From(samples);
         var histogram = LatencyHistogram.Merge(samples.Select(s => s.Latency));
         var failed = LatencyHistogram.Merge(samples.Where(s => s.FailureLatency is not null).Select(s => s.FailureLatency!));
+        var serverTime = LatencyHistogram.Merge(samples.Where(s => s.ServerTime is not null).Select(s => s.ServerTime!));
+        var queueTime = LatencyHistogram.Merge(samples.Where(s => s.QueueTime is not null).Select(s => s.QueueTime!));
         var intended = samples.Any(s => s.IntendedLatency is not null)
             ? LatencyHistogram.Merge(samples.Where(s => s.IntendedLatency is not null).Select(s => s.IntendedLatency!))
             : null;
@@ -131,6 +139,8 @@ public sealed record SeriesSummary
             Latency = LatencyStats.From(histogram),
             LatencyIncludesFailures = latencyIncludesFailures,
             FailureLatency = latencyIncludesFailures ? null : LatencyStats.From(failed),
+            ServerTime = serverTime.TotalCount == 0 ? null : LatencyStats.From(serverTime),
+            QueueTime = queueTime.TotalCount == 0 ? null : LatencyStats.From(queueTime),
             IntendedLatency = intended is null ? null : LatencyStats.From(intended),
             Requests = requests,
             Failures = failures,

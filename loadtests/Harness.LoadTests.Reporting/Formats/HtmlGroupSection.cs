@@ -33,6 +33,7 @@ internal static class HtmlGroupSection
             html.AppendLine("</p>");
         }
 
+        HtmlSummaryTable.AppendServerTime(html, group, colors);
         AppendRecoveries(html, group, colors);
 
         foreach (var row in group.Rows.Where(r => r.Summary.ServerSamples == 0))
@@ -43,14 +44,14 @@ internal static class HtmlGroupSection
 
         html.AppendLine("<h3>Series</h3>");
         html.AppendLine("<div class=\"table-wrap\"><table class=\"data\"><thead><tr><th class=\"text\">mode</th><th class=\"text\">series id</th><th class=\"text\">model</th>"
-            + "<th class=\"text\">target</th><th class=\"text\">parameters</th><th>started at s</th><th>warm-up s</th><th>seconds measured</th><th>server samples</th><th>ideal latency ms</th><th>ideal req/s</th></tr></thead><tbody>");
+            + "<th class=\"text\">target</th><th class=\"text\">parameters</th><th>started at s</th><th>warm-up s</th><th>seconds measured</th><th>server samples</th><th>ideal latency ms</th><th>ideal req/s</th><th class=\"text\">ideal measured by</th></tr></thead><tbody>");
         foreach (var row in group.Rows)
         {
             var info = row.Summary.Series;
             html.AppendLine(CultureInfo.InvariantCulture,
                 $"<tr><td class=\"text\">{Chip(row.Label, colors[row.Label])}</td><td class=\"text\"><code>{E(info.Id)}</code></td><td class=\"text\">{E(info.Model)}</td>"
                 + $"<td class=\"text\">{E(info.Target)}</td><td class=\"wrap\">{E(Format.Parameters(info.Parameters))}</td><td>{Format.Number(info.OffsetSeconds)}</td>"
-                + $"<td>{Format.Number(info.WarmUpSeconds)}</td><td>{Format.Integer(row.Summary.Seconds)}</td><td>{Format.Integer(row.Summary.ServerSamples)}</td><td>{Format.Number(info.IdealLatencyMs)}</td><td>{Format.Number(info.IdealThroughput)}</td></tr>");
+                + $"<td>{Format.Number(info.WarmUpSeconds)}</td><td>{Format.Integer(row.Summary.Seconds)}</td><td>{Format.Integer(row.Summary.ServerSamples)}</td><td>{Format.Number(info.IdealLatencyMs)}</td><td>{Format.Number(info.IdealThroughput)}</td><td class=\"wrap\">{E(info.IdealMethod ?? Format.Missing)}</td></tr>");
         }
 
         html.AppendLine("</tbody></table></div>");

@@ -62,4 +62,36 @@ internal static class HtmlSummaryTable
 
         html.AppendLine("</tbody></table></div>");
     }
+
+    /// <summary>
+    /// Where a successful request's time went, for series whose replies carried the server's execution time: the
+    /// server's part, and the rest (queueing before execution, transport both ways).
+    /// </summary>
+    public static void AppendServerTime(StringBuilder html, ModeComparisonGroup group, IReadOnlyDictionary<string, string> colors)
+    {
+        if (!group.Rows.Any(r => r.Summary.ServerTime is not null))
+        {
+            return;
+        }
+
+        html.AppendLine("<h3>Server execution and queue time</h3>");
+        html.AppendLine("<p class=\"note\">Of the successful requests whose reply carried the server's own execution time: that time, and the client's latency "
+            + "minus it, which is the time spent queueing before execution and in transport both ways (clamped at 0). Client mean: all successful requests.</p>");
+        html.AppendLine("<div class=\"table-wrap\"><table class=\"data\"><thead><tr><th></th><th class=\"band\">client</th>"
+            + "<th class=\"band sep\" colspan=\"3\">server execution, ms</th><th class=\"band sep\" colspan=\"3\">queue and transport, ms</th><th class=\"band sep\"></th></tr>"
+            + "<tr><th class=\"text\">mode</th><th>mean ms</th><th class=\"sep\">mean</th><th>p50</th><th>p99</th><th class=\"sep\">mean</th><th>p50</th><th>p99</th>"
+            + "<th class=\"sep\">requests timed</th></tr></thead><tbody>");
+        foreach (var row in group.Rows)
+        {
+            var s = row.Summary;
+            var (server, queue) = (s.ServerTime, s.QueueTime);
+            html.AppendLine(CultureInfo.InvariantCulture,
+                $"<tr><td class=\"text\">{Chip(row.Label, colors[row.Label])}</td><td>{LatencyCell(s, s.Latency.MeanMs)}</td>"
+                + $"<td class=\"sep\">{Format.Number(server?.MeanMs)}</td><td>{Format.Number(server?.P50Ms)}</td><td>{Format.Number(server?.P99Ms)}</td>"
+                + $"<td class=\"sep\">{Format.Number(queue?.MeanMs)}</td><td>{Format.Number(queue?.P50Ms)}</td><td>{Format.Number(queue?.P99Ms)}</td>"
+                + $"<td class=\"sep\">{Format.Integer(server?.Count)}</td></tr>");
+        }
+
+        html.AppendLine("</tbody></table></div>");
+    }
 }

@@ -72,6 +72,14 @@ public static class MarkdownReport
                 }
             }
 
+            if (group.Rows.Any(r => r.Summary.ServerTime is not null))
+            {
+                md.AppendLine();
+                md.AppendLine("Server execution time of the successful requests whose reply carried it, and their latency minus it (queueing and transport):");
+                md.AppendLine();
+                md.Append(ServerTimeTable(group).ToMarkdown());
+            }
+
             if (RecoveryTable(group) is { RowCount: > 0 } recoveries)
             {
                 md.AppendLine();
@@ -140,6 +148,24 @@ public static class MarkdownReport
                 Format.Number(s.ContextSwitchesPerRequest), Format.Number(s.MeanCpuPercent), Format.Integer(s.PeakWorkingSetMb),
             ]);
             table.Add([.. cells]);
+        }
+
+        return table;
+    }
+
+    /// <summary>Per series: where its successful requests' time went, server execution against queueing and transport.</summary>
+    internal static TextTable ServerTimeTable(ModeComparisonGroup group)
+    {
+        var table = new TextTable(
+            "mode", ">client mean ms", ">server mean ms", ">server p50 ms", ">server p99 ms", ">queue mean ms", ">queue p50 ms", ">queue p99 ms", ">requests timed");
+        foreach (var row in group.Rows)
+        {
+            var s = row.Summary;
+            var (server, queue) = (s.ServerTime, s.QueueTime);
+            table.Add(
+                row.Label, s.Latency.Count == 0 ? Format.Missing : Format.Number(s.Latency.MeanMs),
+                Format.Number(server?.MeanMs), Format.Number(server?.P50Ms), Format.Number(server?.P99Ms),
+                Format.Number(queue?.MeanMs), Format.Number(queue?.P50Ms), Format.Number(queue?.P99Ms), Format.Integer(server?.Count));
         }
 
         return table;

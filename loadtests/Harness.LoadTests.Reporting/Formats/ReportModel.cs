@@ -120,6 +120,8 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             Column(r => r.ErrorPercent),
             Column(r => r.Latency.Count == 0 ? null : r.Latency.MeanMs),
             Column(r => r.Latency.Count == 0 ? null : r.Latency.P99Ms),
+            rows.Any(r => r.ServerTime is not null) ? Column(r => r.ServerTime?.MeanMs) : null,
+            rows.Any(r => r.QueueTime is not null) ? Column(r => r.QueueTime?.MeanMs) : null,
             hasIntended ? Column(r => r.Intended is { Count: > 0 } i ? i.MeanMs : null) : null,
             hasIntended ? Column(r => r.Intended is { Count: > 0 } i ? i.P99Ms : null) : null,
             Column(r => r.Threads),
@@ -147,6 +149,7 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             Round(info.IdealLatencyMs),
             Round(info.IdealThroughput),
             Round(info.WarmUpSeconds) ?? 0,
+            info.IdealMethod,
             timeline,
             new ByUsersModel(
                 [.. byUsers.Select(u => u.Users)],
@@ -262,10 +265,14 @@ internal sealed record SeriesModel(
     double? IdealLatencyMs,
     double? IdealThroughput,
     double WarmUpSeconds,
+    string? IdealMethod,
     TimelineModel Timeline,
     ByUsersModel ByUsers);
 
-/// <summary>Per-second columns; index = second since the series started. Latency in ms, CPU in % of one core.</summary>
+/// <summary>
+/// Per-second columns; index = second since the series started. Latency in ms (successful requests; server and queue
+/// time of those that reported one), error rate in %, CPU in % of one core.
+/// </summary>
 internal sealed record TimelineModel(
     IReadOnlyList<double?> Users,
     IReadOnlyList<double?> Requests,
@@ -273,6 +280,8 @@ internal sealed record TimelineModel(
     IReadOnlyList<double?> ErrorRate,
     IReadOnlyList<double?> Mean,
     IReadOnlyList<double?> P99,
+    IReadOnlyList<double?>? ServerMean,
+    IReadOnlyList<double?>? QueueMean,
     IReadOnlyList<double?>? IntendedMean,
     IReadOnlyList<double?>? IntendedP99,
     IReadOnlyList<double?> Threads,

@@ -8,7 +8,8 @@
     host.appendChild(classic);
     group.series.forEach(function (s) {
       var title = s.label + ': users, req/s and mean response time';
-      var canvas = H.card(classic, title, 'users: grey area (left axis) · req/s: dashed · mean: solid (' + v.unit + ')');
+      var canvas = H.card(classic, title, 'users: grey area (left axis) · req/s: dashed · mean: solid (' + v.unit + ')' +
+        (s.idealLatencyMs !== null ? ' · ideal: dotted' + (s.idealMethod ? ' (' + s.idealMethod + ')' : '') : ''));
       var sets = [
         H.line('users', H.NEUTRAL, H.points(s.timeline.users), { yAxisID: 'y', stepped: true, fill: true, backgroundColor: H.alpha(H.NEUTRAL, 0.15), borderWidth: 1 }),
         H.line('req/s', H.alpha(s.color, 0.6), H.points(s.timeline.requests), { yAxisID: 'y1', borderDash: [5, 3], borderWidth: 1.3 }),

@@ -15,6 +15,13 @@
       });
   }
 
+  // How the ideal was measured (SeriesInfo.IdealMethod), for the captions of the charts that draw it.
+  H.idealMethods = function (group) {
+    var methods = group.series.filter(function (s) { return s.idealMethod; }).map(function (s) { return s.idealMethod; })
+      .filter(function (m, i, all) { return all.indexOf(m) === i; });
+    return methods.length ? ' (ideal: ' + methods.join('; ') + ')' : '';
+  };
+
   function idealThroughputLines(group, from, to) {
     var withIdeal = group.series.filter(function (s) { return s.idealThroughput !== null; });
     var distinct = withIdeal.map(function (s) { return s.idealThroughput; }).filter(function (v, i, all) { return all.indexOf(v) === i; });
@@ -43,7 +50,8 @@
       levels.push(H.line(s.label + ' p99', s.color, p99, { borderDash: [6, 4], borderWidth: 1.2, pointRadius: 2, pointStyle: 'rectRot' }));
     });
     var canvas = H.card(grid, 'Response time against load', 'mean (solid) and p99 (dashed) of the successful requests completed while each ' +
-      (v.open ? 'users level / arrival rate' : 'users level') + ' was applied');
+      (v.open ? 'users level / arrival rate' : 'users level') + ' was applied' +
+      (group.series.some(function (s) { return s.idealLatencyMs !== null; }) ? '; dotted: ideal latency' + H.idealMethods(group) : ''));
     H.draw(canvas, {
       type: 'line',
       data: { datasets: levels.concat(idealLatencyLines(group, v.factor, 0, maxUsers)) },
@@ -63,7 +71,7 @@
       group.series.map(function (s) { return H.line(s.label, s.color, H.points(s.timeline.users), { stepped: true }); }));
 
     H.timeChart(grid, group, 'Throughput', 'requests completed per second, failed ones included' +
-      (group.series.some(function (s) { return s.idealThroughput !== null; }) ? '; dotted: ideal (cores ÷ single-call time)' : ''), 'req/s',
+      (group.series.some(function (s) { return s.idealThroughput !== null; }) ? '; dotted: ideal (cores ÷ single-call time)' + H.idealMethods(group) : ''), 'req/s',
       group.series.map(function (s) { return H.line(s.label, s.color, H.points(s.timeline.requests)); })
         .concat(idealThroughputLines(group, 0, v.end)));
 
@@ -72,8 +80,22 @@
       latency.push(H.line(s.label + ' mean', s.color, H.points(s.timeline.mean, v.factor), { borderWidth: 2 }));
       latency.push(H.line(s.label + ' p99', s.color, H.points(s.timeline.p99, v.factor), { borderDash: [6, 4], borderWidth: 1.2 }));
     });
-    H.timeChart(grid, group, 'Response time over time', 'service time of the successful requests completed each second: mean solid, p99 dashed', v.unit,
+    var hasIdeal = group.series.some(function (s) { return s.idealLatencyMs !== null; });
+    H.timeChart(grid, group, 'Response time over time', 'service time of the successful requests completed each second: mean solid, p99 dashed' +
+      (hasIdeal ? '; dotted: ideal latency' + H.idealMethods(group) : ''), v.unit,
       latency.concat(idealLatencyLines(group, v.factor, 0, v.end)));
+
+    // Where the time of a successful request went, for series whose replies carried the server's execution time.
+    var timed = group.series.filter(function (s) { return s.timeline.serverMean; });
+    if (timed.length > 0) {
+      var split = [];
+      timed.forEach(function (s) {
+        split.push(H.line(s.label + ' server', s.color, H.points(s.timeline.serverMean, v.factor), { borderWidth: 2 }));
+        split.push(H.line(s.label + ' queue + transport', s.color, H.points(s.timeline.queueMean, v.factor), { borderDash: [2, 2], borderWidth: 1.4 }));
+      });
+      H.timeChart(grid, group, 'Server execution and queue time', 'mean per second of the successful requests that reported it: the server\'s ' +
+        'execution time (solid) and the rest of the latency, queueing and transport (dotted)', v.unit, split);
+    }
 
     drawAgainstLoad(group, grid, v);
 
