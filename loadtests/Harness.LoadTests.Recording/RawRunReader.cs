@@ -11,8 +11,10 @@ public static class RawRunReader
 
     /// <param name="runDirectory">The run folder.</param>
     /// <param name="warnings">
-    /// What was tolerated, each naming its file: a cut-off last line skipped (a crash while appending leaves one),
-    /// a series file that run.json does not list.
+    /// What was tolerated, each naming its file: a cut-off last line of a series skipped (a crash while appending
+    /// leaves one), an unreadable line of events.jsonl skipped, a series whose file holds fewer (or more) requests than
+    /// run.json's <see cref="SeriesInfo.TotalRequests"/>, a series file that run.json does not list. Show them with the
+    /// report (<c>ReportWriter.WriteAll</c> takes them).
     /// </param>
     /// <exception cref="RawRunFormatException">A file is corrupt, or of a format version this reader does not know.</exception>
     /// <exception cref="FileNotFoundException">The folder holds no <c>run.json</c>.</exception>
@@ -25,7 +27,14 @@ public static class RawRunReader
         var timelines = new Dictionary<string, IReadOnlyList<SecondSample>>(StringComparer.Ordinal);
         foreach (var series in manifest.Series)
         {
-            timelines[series.Id] = ReadSeries(RawRunFiles.SeriesPath(runDirectory, series.Id), manifest.SeparatesFailures, found);
+            var timeline = ReadSeries(RawRunFiles.SeriesPath(runDirectory, series.Id), manifest.SeparatesFailures, found);
+            timelines[series.Id] = timeline;
+            if (series.TotalRequests is { } total && timeline.Sum(s => s.Requests) is var held && held != total)
+            {
+                found.Add(held < total
+                    ? $"series {series.Id}: file damaged, {total - held} of {total} requests lost (its file holds {held})."
+                    : $"series {series.Id}: its file holds {held} requests, more than the {total} run.json records.");
+            }
         }
 
         var seriesDirectory = RawRunFiles.SeriesDirectory(runDirectory);
@@ -44,7 +53,8 @@ public static class RawRunReader
         var eventsPath = RawRunFiles.EventsPath(runDirectory);
         if (File.Exists(eventsPath))
         {
-            ReadLines(eventsPath, found, (line, number) => events.Add(ParseEvent(line, eventsPath, number)));
+            // Events only annotate the figures: an unreadable one anywhere is skipped with a warning rather than failing the run.
+            ReadLines(eventsPath, found, (line, number) => events.Add(ParseEvent(line, eventsPath, number)), skipAnyUnreadable: true);
         }
 
         warnings = found;
@@ -117,9 +127,10 @@ public static class RawRunReader
 
     /// <summary>
     /// Calls <paramref name="parse"/> for every non-blank line. A line that fails is an error, unless it is the last
-    /// one: a crash while appending leaves a cut-off last line (or, after a power cut, zeros), which is skipped.
+    /// one: a crash while appending leaves a cut-off last line (or, after a power cut, zeros), which is skipped with a
+    /// warning. With <paramref name="skipAnyUnreadable"/>, every unreadable line is skipped with a warning.
     /// </summary>
-    private static void ReadLines(string path, List<string> warnings, Action<ReadOnlyMemory<byte>, int> parse)
+    private static void ReadLines(string path, List<string> warnings, Action<ReadOnlyMemory<byte>, int> parse, bool skipAnyUnreadable = false)
     {
         ReadOnlyMemory<byte> bytes;
         using (var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite))
@@ -153,6 +164,10 @@ public static class RawRunReader
             catch (RawRunFormatException exception) when (i == lines.Count - 1 && exception.Line == lines[i].Number)
             {
                 warnings.Add($"{path}, line {lines[i].Number}: last line unreadable ({exception.Reason}); skipped, as a crash while writing leaves.");
+            }
+            catch (RawRunFormatException exception) when (skipAnyUnreadable && exception.Line == lines[i].Number)
+            {
+                warnings.Add($"{path}, line {lines[i].Number}: unreadable ({exception.Reason}); skipped.");
             }
         }
     }

@@ -44,6 +44,44 @@ public sealed class RawRunReaderTests : IDisposable
     }
 
     [Fact]
+    public void A_truncated_series_file_warns_of_its_cut_line_and_of_the_requests_it_lost()
+    {
+        var runDirectory = _directory.Sub("run");
+        var recorder = new RunRecorder(TestRuns.Manifest("agent-1", TestRuns.Series("a")), runDirectory);
+        for (var i = 0; i < 300; i++)
+        {
+            recorder.RecordRequest("a", TimeSpan.FromSeconds(i / 100.0), TimeSpan.FromMilliseconds(5), null, true, null);
+        }
+
+        recorder.EndSeries("a", 300);
+        recorder.Complete();
+        var path = RawRunFiles.SeriesPath(runDirectory, "a");
+        var text = File.ReadAllText(path);
+        var secondLine = text.IndexOf('\n', StringComparison.Ordinal) + 1;
+        File.WriteAllText(path, text[..(secondLine + 40)]);
+
+        var run = RawRunReader.Read(runDirectory, out var warnings);
+
+        Assert.Equal([0], run.Timelines["a"].Select(s => s.Second));
+        Assert.Equal(2, warnings.Count);
+        Assert.StartsWith($"{path}, line 2: last line unreadable", warnings[0], StringComparison.Ordinal);
+        Assert.Equal("series a: file damaged, 200 of 300 requests lost (its file holds 100).", warnings[1]);
+    }
+
+    [Fact]
+    public void A_garbage_line_anywhere_in_the_events_is_skipped_with_a_warning_and_the_other_events_kept()
+    {
+        var runDirectory = WriteRun(TestRuns.Sample(0, 100));
+        var path = RawRunFiles.EventsPath(runDirectory);
+        File.WriteAllText(path, File.ReadAllText(path) + "this is not json\n" + """{"atSeconds":2,"kind":"note","message":"after"}""" + "\n");
+
+        var run = RawRunReader.Read(runDirectory, out var warnings);
+
+        Assert.Equal(["started", "after"], run.Events.Select(e => e.Message));
+        Assert.StartsWith($"{path}, line 2: unreadable (not a valid RunEvent", Assert.Single(warnings), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void A_damaged_line_followed_by_whole_lines_is_an_error()
     {
         var runDirectory = WriteRun(TestRuns.Sample(0, 100));

@@ -30,6 +30,24 @@ public sealed partial class ReportWriterTests : IDisposable
     }
 
     [Fact]
+    public void Warnings_of_the_reader_appear_in_the_page_header_and_at_the_top_of_the_summary()
+    {
+        string[] warnings = ["series grpc-compute-iocp: file damaged, 200 of 300 requests lost (its file holds 100).", "events.jsonl, line 2: unreadable <x>; skipped."];
+
+        var files = ReportWriter.WriteAll(ThreeModeRamp(seconds: 20), _directory, warnings: warnings);
+
+        var html = File.ReadAllText(files.Html);
+        var header = html[html.IndexOf("<header", StringComparison.Ordinal)..html.IndexOf("</header>", StringComparison.Ordinal)];
+        Assert.Contains("Warnings: the raw files were damaged or incomplete (2).", header, StringComparison.Ordinal);
+        Assert.Contains("<li>series grpc-compute-iocp: file damaged, 200 of 300 requests lost (its file holds 100).</li>", header, StringComparison.Ordinal);
+        Assert.Contains("<li>events.jsonl, line 2: unreadable &lt;x&gt;; skipped.</li>", header, StringComparison.Ordinal);
+        var markdown = File.ReadAllText(files.Markdown);
+        Assert.True(markdown.IndexOf("- series grpc-compute-iocp: file damaged", StringComparison.Ordinal) < markdown.IndexOf("## grpc", StringComparison.Ordinal));
+        Assert.Contains("- events.jsonl, line 2: unreadable <x>; skipped.", markdown, StringComparison.Ordinal);
+        Assert.DoesNotContain("Warnings:", HtmlReport.Render(ThreeModeRamp(seconds: 20)), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void The_html_is_self_contained_with_the_data_and_chart_library_inline()
     {
         var run = ThreeModeRamp();

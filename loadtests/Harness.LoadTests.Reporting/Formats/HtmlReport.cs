@@ -27,7 +27,10 @@ public static class HtmlReport
     private static readonly Lazy<string> PageScript = new(() => ScriptSafe(string.Join('\n', PageScripts.Select(name => Resource("charts." + name)))));
     private static readonly Lazy<string> StyleSheet = new(() => Resource("report.css"));
 
-    public static string Render(RunData run, IReadOnlyList<ThresholdResult>? thresholds = null)
+    /// <param name="run">The run.</param>
+    /// <param name="thresholds">Threshold results, when thresholds were given.</param>
+    /// <param name="warnings">What the raw files' reader tolerated; shown in the page's header.</param>
+    public static string Render(RunData run, IReadOnlyList<ThresholdResult>? thresholds = null, IReadOnlyList<string>? warnings = null)
     {
         ArgumentNullException.ThrowIfNull(run);
         var summaries = SeriesSummary.ForRun(run);
@@ -47,7 +50,7 @@ public static class HtmlReport
         html.AppendLine("</head>");
         html.AppendLine("<body>");
 
-        AppendHeader(html, m, ReportModel.LegendOf(colors, groups).ToDictionary(label => label, label => colors[label]));
+        AppendHeader(html, m, ReportModel.LegendOf(colors, groups).ToDictionary(label => label, label => colors[label]), warnings ?? []);
         AppendNav(html, groups, thresholds, run.Events.Count > 0);
         html.AppendLine("<main>");
         html.AppendLine("<noscript><div class=\"notice\">The charts need JavaScript; the tables below do not.</div></noscript>");
@@ -84,7 +87,7 @@ public static class HtmlReport
         return html.ToString();
     }
 
-    private static void AppendHeader(StringBuilder html, RunManifest m, IReadOnlyDictionary<string, string> colors)
+    private static void AppendHeader(StringBuilder html, RunManifest m, IReadOnlyDictionary<string, string> colors, IReadOnlyList<string> warnings)
     {
         html.AppendLine("<header class=\"top\">");
         html.AppendLine("<div class=\"brand\">Harness · load test report</div>");
@@ -99,6 +102,18 @@ public static class HtmlReport
         }
 
         html.AppendLine("</div>");
+        if (warnings.Count > 0)
+        {
+            html.AppendLine(CultureInfo.InvariantCulture,
+                $"<div class=\"warnings\" id=\"warnings\"><b>Warnings: the raw files were damaged or incomplete ({warnings.Count}).</b> Figures cover what could be read.<ul>");
+            foreach (var warning in warnings)
+            {
+                html.AppendLine(CultureInfo.InvariantCulture, $"<li>{E(warning)}</li>");
+            }
+
+            html.AppendLine("</ul></div>");
+        }
+
         html.AppendLine("</header>");
     }
 

@@ -8,7 +8,10 @@ namespace Harness.LoadTests.Reporting.Formats;
 /// <summary>The report's tables in Markdown (summary.md): the counterpart of NBomber's Markdown report.</summary>
 public static class MarkdownReport
 {
-    public static string Render(RunData run, IReadOnlyList<ThresholdResult>? thresholds = null)
+    /// <param name="run">The run.</param>
+    /// <param name="thresholds">Threshold results, when thresholds were given.</param>
+    /// <param name="warnings">What the raw files' reader tolerated; listed under the run's heading.</param>
+    public static string Render(RunData run, IReadOnlyList<ThresholdResult>? thresholds = null, IReadOnlyList<string>? warnings = null)
     {
         ArgumentNullException.ThrowIfNull(run);
         var m = run.Manifest;
@@ -16,6 +19,18 @@ public static class MarkdownReport
         var md = new StringBuilder();
         md.AppendLine(CultureInfo.InvariantCulture, $"# Run {m.RunId}");
         md.AppendLine();
+        if (warnings is { Count: > 0 })
+        {
+            md.AppendLine(CultureInfo.InvariantCulture, $"**Warnings: the raw files were damaged or incomplete ({warnings.Count}).** Figures cover what could be read.");
+            md.AppendLine();
+            foreach (var warning in warnings)
+            {
+                md.AppendLine(CultureInfo.InvariantCulture, $"- {warning}");
+            }
+
+            md.AppendLine();
+        }
+
         md.AppendLine(CultureInfo.InvariantCulture,
             $"Profile `{m.Profile}`, time scale {Format.Plain(m.TimeScale)}, started {m.StartedAt.ToString("yyyy-MM-dd HH:mm:ss zzz", CultureInfo.InvariantCulture)}; "
             + $"modes {string.Join(", ", m.Modes)}; {m.Machine.ProcessorCount} cores, {m.Machine.OperatingSystem}, .NET {m.Machine.RuntimeVersion}, harness {m.Machine.HarnessVersion}.");

@@ -116,7 +116,7 @@ public sealed class RunOrchestrator(IAnsiConsole console)
         }
 
         var results = ThresholdEvaluator.Evaluate(run, options.Thresholds);
-        var written = ReportWriter.WriteAll(run, runDirectory, results);
+        var written = ReportWriter.WriteAll(run, runDirectory, results, warnings);
         if (results.Count > 0)
         {
             console.WriteLine(ThresholdEvaluator.ToText(results));
