@@ -11,8 +11,10 @@ public static class RawRunReader
 
     /// <param name="runDirectory">The run folder.</param>
     /// <param name="warnings">
-    /// What was tolerated, each naming its file: a cut-off last line skipped (a crash while appending leaves one),
-    /// a series file that run.json does not list.
+    /// What was tolerated, each naming its file: a cut-off last line of a series skipped (a crash while appending
+    /// leaves one), an unreadable line of events.jsonl skipped, a series whose file holds fewer (or more) requests than
+    /// run.json's <see cref="SeriesInfo.TotalRequests"/>, a series file that run.json does not list. Show them with the
+    /// report (<c>ReportWriter.WriteAll</c> takes them).
     /// </param>
     /// <exception cref="RawRunFormatException">A file is corrupt, or of a format version this reader does not know.</exception>
     /// <exception cref="FileNotFoundException">The folder holds no <c>run.json</c>.</exception>
@@ -25,7 +27,14 @@ public static class RawRunReader
         var timelines = new Dictionary<string, IReadOnlyList<SecondSample>>(StringComparer.Ordinal);
         foreach (var series in manifest.Series)
         {
-            timelines[series.Id] = ReadSeries(RawRunFiles.SeriesPath(runDirectory, series.Id), found);
+            var timeline = ReadSeries(RawRunFiles.SeriesPath(runDirectory, series.Id), manifest.SeparatesFailures, found);
+            timelines[series.Id] = timeline;
+            if (series.TotalRequests is { } total && timeline.Sum(s => s.Requests) is var held && held != total)
+            {
+                found.Add(held < total
+                    ? $"series {series.Id}: file damaged, {total - held} of {total} requests lost (its file holds {held})."
+                    : $"series {series.Id}: its file holds {held} requests, more than the {total} run.json records.");
+            }
         }
 
         var seriesDirectory = RawRunFiles.SeriesDirectory(runDirectory);
@@ -44,7 +53,8 @@ public static class RawRunReader
         var eventsPath = RawRunFiles.EventsPath(runDirectory);
         if (File.Exists(eventsPath))
         {
-            ReadLines(eventsPath, found, (line, number) => events.Add(ParseEvent(line, eventsPath, number)));
+            // Events only annotate the figures: an unreadable one anywhere is skipped with a warning rather than failing the run.
+            ReadLines(eventsPath, found, (line, number) => events.Add(ParseEvent(line, eventsPath, number)), skipAnyUnreadable: true);
         }
 
         warnings = found;
@@ -75,10 +85,11 @@ public static class RawRunReader
                     throw new RawRunFormatException(path, null, "no formatVersion number; not a run manifest.");
                 }
 
-                if (number != RunManifest.CurrentFormatVersion)
+                if (!RunManifest.IsReadable(number))
                 {
                     throw new RawRunFormatException(
-                        path, null, $"format version {number} is not supported; this reader knows version {RunManifest.CurrentFormatVersion}.");
+                        path, null,
+                        $"format version {number} is not supported; this reader knows versions {RunManifest.OldestReadableFormatVersion} to {RunManifest.CurrentFormatVersion}.");
                 }
             }
 
@@ -93,7 +104,7 @@ public static class RawRunReader
         return problem is null ? manifest! : throw new RawRunFormatException(path, null, problem);
     }
 
-    private static List<SecondSample> ReadSeries(string path, List<string> warnings)
+    private static List<SecondSample> ReadSeries(string path, bool separatesFailures, List<string> warnings)
     {
         var seconds = new List<SecondSample>();
         if (!File.Exists(path))
@@ -103,7 +114,7 @@ public static class RawRunReader
 
         ReadLines(path, warnings, (line, number) =>
         {
-            var sample = ParseSecond(line, path, number);
+            var sample = ParseSecond(line, path, number, separatesFailures);
             if (seconds.Count > 0 && sample.Second <= seconds[^1].Second)
             {
                 throw new RawRunFormatException(path, number, $"second {sample.Second} follows second {seconds[^1].Second}; seconds must increase.");
@@ -116,9 +127,10 @@ public static class RawRunReader
 
     /// <summary>
     /// Calls <paramref name="parse"/> for every non-blank line. A line that fails is an error, unless it is the last
-    /// one: a crash while appending leaves a cut-off last line (or, after a power cut, zeros), which is skipped.
+    /// one: a crash while appending leaves a cut-off last line (or, after a power cut, zeros), which is skipped with a
+    /// warning. With <paramref name="skipAnyUnreadable"/>, every unreadable line is skipped with a warning.
     /// </summary>
-    private static void ReadLines(string path, List<string> warnings, Action<ReadOnlyMemory<byte>, int> parse)
+    private static void ReadLines(string path, List<string> warnings, Action<ReadOnlyMemory<byte>, int> parse, bool skipAnyUnreadable = false)
     {
         ReadOnlyMemory<byte> bytes;
         using (var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite))
@@ -153,10 +165,14 @@ public static class RawRunReader
             {
                 warnings.Add($"{path}, line {lines[i].Number}: last line unreadable ({exception.Reason}); skipped, as a crash while writing leaves.");
             }
+            catch (RawRunFormatException exception) when (skipAnyUnreadable && exception.Line == lines[i].Number)
+            {
+                warnings.Add($"{path}, line {lines[i].Number}: unreadable ({exception.Reason}); skipped.");
+            }
         }
     }
 
-    private static SecondSample ParseSecond(ReadOnlyMemory<byte> line, string path, int number)
+    private static SecondSample ParseSecond(ReadOnlyMemory<byte> line, string path, int number, bool separatesFailures)
     {
         var sample = Deserialize<SecondSample>(line, path, number);
         var problem = sample switch
@@ -164,12 +180,37 @@ public static class RawRunReader
             { Latency: null } or { StatusCounts: null } or { Server: null } => "latency, statusCounts and server are required.",
             { Second: < 0 } or { Users: < 0 } or { Requests: < 0 } or { Failures: < 0 } => "negative second or count.",
             _ when sample.Failures > sample.Requests => "more failures than requests.",
-            _ when sample.Latency.TotalCount != sample.Requests => $"latency holds {sample.Latency.TotalCount} values for {sample.Requests} requests.",
-            _ when sample.IntendedLatency is { } intended && intended.TotalCount > sample.Requests => "intendedLatency holds more values than requests.",
             _ when sample.StatusCounts.Values.Any(count => count < 0) => "negative status count.",
-            _ => null,
+            _ => separatesFailures ? FormatThreeProblem(sample) : FormatTwoProblem(sample),
         };
         return problem is null ? sample : throw new RawRunFormatException(path, number, problem);
+    }
+
+    // Format 2: latency holds every request; the histograms of format 3 do not exist.
+    private static string? FormatTwoProblem(SecondSample sample) => sample switch
+    {
+        _ when sample.Latency.TotalCount != sample.Requests => $"latency holds {sample.Latency.TotalCount} values for {sample.Requests} requests.",
+        _ when sample.IntendedLatency is { } intended && intended.TotalCount > sample.Requests => "intendedLatency holds more values than requests.",
+        { FailureLatency: not null } or { ServerTime: not null } or { QueueTime: not null } =>
+            "failureLatency, serverTime and queueTime belong to format 3, not to this format 2 run.",
+        _ => null,
+    };
+
+    // Format 3: latency holds the successes, failureLatency the failures; the rest describe successes.
+    private static string? FormatThreeProblem(SecondSample sample)
+    {
+        var successes = sample.Requests - sample.Failures;
+        var failed = sample.FailureLatency?.TotalCount ?? 0;
+        return sample switch
+        {
+            _ when sample.Latency.TotalCount != successes =>
+                $"latency holds {sample.Latency.TotalCount} values for {successes} successful requests.",
+            _ when failed != sample.Failures => $"failureLatency holds {failed} values for {sample.Failures} failures.",
+            _ when sample.IntendedLatency is { } intended && intended.TotalCount > successes => "intendedLatency holds more values than successful requests.",
+            _ when sample.ServerTime is { } server && server.TotalCount > successes => "serverTime holds more values than successful requests.",
+            _ when (sample.QueueTime?.TotalCount ?? 0) != (sample.ServerTime?.TotalCount ?? 0) => "queueTime and serverTime hold different numbers of values.",
+            _ => null,
+        };
     }
 
     private static RunEvent ParseEvent(ReadOnlyMemory<byte> line, string path, int number)
@@ -213,6 +254,11 @@ public static class RawRunReader
             if (!RawRunFiles.IsValidSeriesId(series.Id) || !ids.Add(series.Id))
             {
                 return $"series id '{series.Id}' is not a portable file name, or appears twice.";
+            }
+
+            if (RunManifestRules.SeriesProblem(series) is { } problem)
+            {
+                return problem;
             }
         }
 

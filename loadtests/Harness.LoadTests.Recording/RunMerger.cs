@@ -14,7 +14,10 @@ public static class RunMerger
     /// it several times. The manifest is the first run's, with every run's agents, and the union of series and modes
     /// in order of appearance. Events of every run are kept, their times moved to the first run's start, in time order.
     /// </summary>
-    /// <exception cref="ArgumentException">No run, or one series id stands for different stacks, operations, modes or models.</exception>
+    /// <exception cref="ArgumentException">
+    /// No run, runs of different format versions, or one series id stands for different stacks, operations, modes,
+    /// models or repetitions.
+    /// </exception>
     public static RunData Merge(IReadOnlyList<RunData> runs)
     {
         ArgumentNullException.ThrowIfNull(runs);
@@ -24,6 +27,15 @@ public static class RunMerger
         }
 
         var first = runs[0].Manifest;
+        if (runs.FirstOrDefault(run => run.Manifest.FormatVersion != first.FormatVersion) is { } other)
+        {
+            // Format 2 latency holds failures too, format 3 does not: the sum would mean neither.
+            throw new ArgumentException(
+                $"Run {first.RunId} is of format version {first.FormatVersion} but run {other.Manifest.RunId} of version {other.Manifest.FormatVersion}; "
+                + "merge runs of one format version.",
+                nameof(runs));
+        }
+
         var series = new List<SeriesInfo>();
         var modes = new List<string>();
         var agents = new List<string>();
@@ -31,18 +43,22 @@ public static class RunMerger
         {
             foreach (var info in run.Manifest.Series)
             {
-                var known = series.Find(s => s.Id == info.Id);
-                if (known is null)
+                var index = series.FindIndex(s => s.Id == info.Id);
+                if (index < 0)
                 {
                     series.Add(info);
+                    continue;
                 }
-                else if ((known.Stack, known.Operation, known.Mode, known.Model) != (info.Stack, info.Operation, info.Mode, info.Model))
+
+                var known = series[index];
+                if ((known.Stack, known.Operation, known.Mode, known.Model, known.Repetition) != (info.Stack, info.Operation, info.Mode, info.Model, info.Repetition))
                 {
                     throw new ArgumentException(
-                        $"Series '{info.Id}' is {known.Stack}/{known.Operation}/{known.Mode}/{known.Model} in run {first.RunId} "
-                        + $"but {info.Stack}/{info.Operation}/{info.Mode}/{info.Model} in run {run.Manifest.RunId}.",
+                        $"Series '{info.Id}' is {Shape(known)} in run {first.RunId} but {Shape(info)} in run {run.Manifest.RunId}.",
                         nameof(runs));
                 }
+
+                series[index] = MergeInfo(known, info);
             }
 
             modes.AddRange(run.Manifest.Modes.Where(mode => !modes.Contains(mode)));
@@ -67,7 +83,6 @@ public static class RunMerger
 
         var manifest = first with
         {
-            FormatVersion = RunManifest.CurrentFormatVersion,
             Series = series,
             Modes = modes,
             Agents = agents,
@@ -75,13 +90,26 @@ public static class RunMerger
         return new RunData(manifest, timelines, events);
     }
 
+    private static string Shape(SeriesInfo s) => $"{s.Stack}/{s.Operation}/{s.Mode}/{s.Model}/repetition {s.Repetition}";
+
+    /// <summary>
+    /// One series as several agents recorded it: the longest warm-up (no agent's warm-up is measured), the first
+    /// ideal method given, and the sum of the total requests when every agent recorded one (else unknown).
+    /// </summary>
+    private static SeriesInfo MergeInfo(SeriesInfo known, SeriesInfo other) => known with
+    {
+        WarmUpSeconds = Math.Max(known.WarmUpSeconds, other.WarmUpSeconds),
+        IdealMethod = known.IdealMethod ?? other.IdealMethod,
+        TotalRequests = known.TotalRequests + other.TotalRequests,
+    };
+
     /// <summary>One second of one series from several runs, in run order.</summary>
     public static SecondSample MergeSecond(int second, IReadOnlyList<SecondSample> samples)
     {
         ArgumentNullException.ThrowIfNull(samples);
         var statusCounts = new Dictionary<string, long>(StringComparer.Ordinal);
         var latency = new LatencyHistogram();
-        LatencyHistogram? intended = null;
+        LatencyHistogram? intended = null, failed = null, serverTime = null, queueTime = null;
         var (users, requests, failures) = (0, 0L, 0L);
         foreach (var sample in samples)
         {
@@ -94,15 +122,27 @@ public static class RunMerger
             }
 
             latency.Add(sample.Latency);
-            if (sample.IntendedLatency is { } intendedLatency)
-            {
-                (intended ??= new LatencyHistogram()).Add(intendedLatency);
-            }
+            AddPresent(ref intended, sample.IntendedLatency);
+            AddPresent(ref failed, sample.FailureLatency);
+            AddPresent(ref serverTime, sample.ServerTime);
+            AddPresent(ref queueTime, sample.QueueTime);
         }
 
         var server = samples.FirstOrDefault(sample => sample.Server.Count > 0)?.Server ?? new Dictionary<string, double>();
         latency.Compact();
         intended?.Compact();
-        return new SecondSample(second, users, requests, failures, statusCounts, latency, intended, server);
+        failed?.Compact();
+        serverTime?.Compact();
+        queueTime?.Compact();
+        return new SecondSample(second, users, requests, failures, statusCounts, latency, intended, server, failed, serverTime, queueTime);
+    }
+
+    // The sum of the histograms present; null when none is.
+    private static void AddPresent(ref LatencyHistogram? sum, LatencyHistogram? histogram)
+    {
+        if (histogram is not null)
+        {
+            (sum ??= new LatencyHistogram()).Add(histogram);
+        }
     }
 }

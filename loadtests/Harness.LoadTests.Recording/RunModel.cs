@@ -34,11 +34,20 @@ public sealed record RunManifest(
     string CommandLine,
     IReadOnlyList<string> Agents)
 {
-    public const int CurrentFormatVersion = 2;
+    /// <summary>The version this code writes. Version 3 split latency into successes and failures and added server time.</summary>
+    public const int CurrentFormatVersion = 3;
+
+    /// <summary>The oldest version readers still load: version 2, whose <see cref="SecondSample.Latency"/> holds every request.</summary>
+    public const int OldestReadableFormatVersion = 2;
+
+    /// <summary>True from version 3 on: <see cref="SecondSample.Latency"/> holds successful requests only.</summary>
+    public bool SeparatesFailures => FormatVersion >= 3;
+
+    public static bool IsReadable(int formatVersion) => formatVersion is >= OldestReadableFormatVersion and <= CurrentFormatVersion;
 }
 
 /// <summary>One scenario run against one target in one mode: one line on the charts.</summary>
-/// <param name="Id">Unique in the run, safe as a file name: <c>{stack}-{operation}-{mode}</c>, e.g. <c>grpc-compute-iocp</c>.</param>
+/// <param name="Id">Unique in the run, safe as a file name: <c>{stack}-{operation}-{mode}</c>, e.g. <c>grpc-compute-iocp</c>, and <c>{stack}-{operation}-{mode}-{n}</c> for repetition n.</param>
 /// <param name="Stack"><c>soap</c> or <c>grpc</c>.</param>
 /// <param name="Operation"><c>compute</c> or <c>call-third-party</c>.</param>
 /// <param name="Mode">Scheduling mode, or the <c>--mode-label</c> of an external target.</param>
@@ -48,6 +57,10 @@ public sealed record RunManifest(
 /// <param name="OffsetSeconds">When the series started, in seconds after the run's start.</param>
 /// <param name="IdealLatencyMs">The best latency possible where one exists (the stub's delay; one Compute call alone), else null.</param>
 /// <param name="IdealThroughput">The best throughput possible where one exists (cores ÷ single-call time for Compute), else null.</param>
+/// <param name="WarmUpSeconds">Seconds from the series' start that are warm-up: recorded and drawn (shaded), left out of every statistic.</param>
+/// <param name="Repetition">1-based repetition number of this mode for this stack × operation; 0 when the mode is not repeated.</param>
+/// <param name="IdealMethod">How the ideal was measured (e.g. "one call alone before the series"), shown where the report draws it.</param>
+/// <param name="TotalRequests">Requests the series completed, set when it ended, so a reader can tell how many a damaged file lost; null until then.</param>
 public sealed record SeriesInfo(
     string Id,
     string Stack,
@@ -58,7 +71,11 @@ public sealed record SeriesInfo(
     IReadOnlyDictionary<string, string> Parameters,
     double OffsetSeconds,
     double? IdealLatencyMs,
-    double? IdealThroughput);
+    double? IdealThroughput,
+    double WarmUpSeconds = 0,
+    int Repetition = 0,
+    string? IdealMethod = null,
+    long? TotalRequests = null);
 
 /// <summary>Where a run happened.</summary>
 public sealed record MachineInfo(int ProcessorCount, string OperatingSystem, string RuntimeVersion, string HarnessVersion);
@@ -69,9 +86,15 @@ public sealed record MachineInfo(int ProcessorCount, string OperatingSystem, str
 /// <param name="Requests">Requests that completed in this second, failed ones included.</param>
 /// <param name="Failures">Requests that failed in this second.</param>
 /// <param name="StatusCounts">Failures by status: a gRPC status name, <c>http-413</c>, <c>soap-fault-Client</c>, <c>timeout</c>, <c>connection</c>...</param>
-/// <param name="Latency">Service time of the requests completed in this second, from the moment each was sent.</param>
-/// <param name="IntendedLatency">Open model only: latency from each request's intended start (coordinated omission corrected); null in closed runs.</param>
+/// <param name="Latency">
+/// Service time, from the moment each request was sent, of the requests completed in this second: the successful ones
+/// from format 3 on, every one in format 2.
+/// </param>
+/// <param name="IntendedLatency">Open model only: latency from each request's intended start (coordinated omission corrected), of the same requests as <paramref name="Latency"/>; null in closed runs.</param>
 /// <param name="Server">The target's /metrics scraped in this second: <c>name</c> or <c>name{labels}</c> → value; empty when the scrape failed.</param>
+/// <param name="FailureLatency">Format 3: service time of the failed requests; null when none failed (and always in format 2).</param>
+/// <param name="ServerTime">Format 3: the execution time the server reported for successful requests that carried one; else null.</param>
+/// <param name="QueueTime">Format 3: for the same requests, latency minus server time (queueing and transport), clamped at 0; else null.</param>
 public sealed record SecondSample(
     int Second,
     int Users,
@@ -80,10 +103,13 @@ public sealed record SecondSample(
     IReadOnlyDictionary<string, long> StatusCounts,
     LatencyHistogram Latency,
     LatencyHistogram? IntendedLatency,
-    IReadOnlyDictionary<string, double> Server);
+    IReadOnlyDictionary<string, double> Server,
+    LatencyHistogram? FailureLatency = null,
+    LatencyHistogram? ServerTime = null,
+    LatencyHistogram? QueueTime = null);
 
 /// <summary>Something that happened during a run, marked on the report's timeline.</summary>
 /// <param name="AtSeconds">Seconds after the run's start.</param>
-/// <param name="Kind">e.g. <c>target-down</c>, <c>target-up</c>, <c>fault</c>, <c>note</c>.</param>
+/// <param name="Kind">e.g. <c>target-down</c>, <c>target-up</c>, <c>fault-start</c>, <c>fault-end</c>, <c>note</c>.</param>
 /// <param name="SeriesId">The series it concerns, or null for the whole run.</param>
 public sealed record RunEvent(double AtSeconds, string Kind, string? SeriesId, string Message);

@@ -1,5 +1,4 @@
 using System.Collections.Concurrent;
-using System.Collections.ObjectModel;
 using System.Globalization;
 
 namespace Harness.LoadTests.Recording;
@@ -20,7 +19,7 @@ namespace Harness.LoadTests.Recording;
 /// <para>A second appears in the files only if something was recorded for it; the app records users every second
 /// a series runs, so a second with no completed request still appears, with zero requests.</para>
 /// </remarks>
-public sealed class RunRecorder : IDisposable
+public sealed partial class RunRecorder : IDisposable
 {
     /// <summary>Seconds a finished second stays open for late recordings before it is written.</summary>
     public const int DefaultLateWindowSeconds = 2;
@@ -124,16 +123,27 @@ public sealed class RunRecorder : IDisposable
     /// <param name="completedAt">When it completed, since the series' start: it counts in second ⌊completedAt⌋.</param>
     /// <param name="latency">Service time, from the moment it was sent.</param>
     /// <param name="latencyFromIntendedStart">Open model: time from its intended start; null in the closed model.</param>
-    /// <param name="isSuccess">False counts a failure, under <paramref name="statusCode"/>.</param>
+    /// <param name="isSuccess">
+    /// True: the latency goes to <see cref="SecondSample.Latency"/> (and the intended-start latency, server time and
+    /// queue time are kept). False: a failure, counted under <paramref name="statusCode"/>, its latency in
+    /// <see cref="SecondSample.FailureLatency"/>, so failures never mix into the latency of what succeeded.
+    /// </param>
     /// <param name="statusCode">Why it failed (e.g. <c>Unavailable</c>, <c>http-413</c>, <c>timeout</c>); "unknown" when null. Ignored on success.</param>
+    /// <param name="serverTime">The execution time the server reported for a successful request, or null; ignored on failure.</param>
     public void RecordRequest(
-        string seriesId, TimeSpan completedAt, TimeSpan latency, TimeSpan? latencyFromIntendedStart, bool isSuccess, string? statusCode)
+        string seriesId, TimeSpan completedAt, TimeSpan latency, TimeSpan? latencyFromIntendedStart, bool isSuccess, string? statusCode,
+        TimeSpan? serverTime = null)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(completedAt, TimeSpan.Zero);
         ArgumentOutOfRangeException.ThrowIfLessThan(latency, TimeSpan.Zero);
         if (latencyFromIntendedStart < TimeSpan.Zero)
         {
             throw new ArgumentOutOfRangeException(nameof(latencyFromIntendedStart), latencyFromIntendedStart, "Latency cannot be negative.");
+        }
+
+        if (serverTime < TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(serverTime), serverTime, "Server time cannot be negative.");
         }
 
         var series = Series(seriesId);
@@ -149,19 +159,49 @@ public sealed class RunRecorder : IDisposable
 
             var builder = series.Open(second);
             builder.Requests++;
-            builder.Latency.Record(latency);
-            if (latencyFromIntendedStart is { } intended)
+            if (isSuccess)
             {
-                (builder.IntendedLatency ??= new LatencyHistogram()).Record(intended);
-            }
+                builder.Latency.Record(latency);
+                if (latencyFromIntendedStart is { } intended)
+                {
+                    (builder.IntendedLatency ??= new LatencyHistogram()).Record(intended);
+                }
 
-            if (!isSuccess)
+                if (serverTime is { } execution)
+                {
+                    (builder.ServerTime ??= new LatencyHistogram()).Record(execution);
+                    (builder.QueueTime ??= new LatencyHistogram()).Record(latency > execution ? latency - execution : TimeSpan.Zero);
+                }
+            }
+            else
             {
                 builder.Failures++;
+                (builder.FailureLatency ??= new LatencyHistogram()).Record(latency);
                 var statusCounts = builder.StatusCounts ??= new Dictionary<string, long>(StringComparer.Ordinal);
                 var status = statusCode ?? UnknownStatus;
                 statusCounts[status] = statusCounts.GetValueOrDefault(status) + 1;
             }
+        }
+    }
+
+    /// <summary>
+    /// Records in <c>run.json</c> how many requests the series completed (<see cref="SeriesInfo.TotalRequests"/>), as
+    /// counted by the load engine, so a reader can tell how many a damaged series file lost. Call it once the series
+    /// has ended; a later call replaces the number.
+    /// </summary>
+    /// <exception cref="ArgumentException">The run has no such series.</exception>
+    public void EndSeries(string seriesId, long totalRequests)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(totalRequests);
+        _ = Series(seriesId);
+        lock (_manifestGate)
+        {
+            ThrowIfCompleted();
+            _manifest = _manifest with
+            {
+                Series = [.. _manifest.Series.Select(s => s.Id == seriesId ? s with { TotalRequests = totalRequests } : s)],
+            };
+            _writer.WriteManifest(_manifest);
         }
     }
 
@@ -318,6 +358,11 @@ public sealed class RunRecorder : IDisposable
     {
         ArgumentNullException.ThrowIfNull(series);
         RawRunFiles.ValidateSeriesId(series.Id);
+        if (RunManifestRules.SeriesProblem(series) is { } problem)
+        {
+            throw new ArgumentException(problem, nameof(series));
+        }
+
         if (_series.ContainsKey(series.Id))
         {
             throw new ArgumentException($"The run already has a series '{series.Id}'.", nameof(series));
@@ -344,50 +389,6 @@ public sealed class RunRecorder : IDisposable
         if (series.Closed)
         {
             throw new InvalidOperationException("The run is complete; nothing more can be recorded.");
-        }
-    }
-
-    private sealed class SeriesState(SeriesInfo info)
-    {
-        public readonly Lock Gate = new();
-        public readonly SeriesInfo Info = info;
-        public readonly Dictionary<int, SecondBuilder> OpenSeconds = [];
-        public int FlushedThrough = -1;
-        public bool Closed;
-        public long LateRequests;
-        public long DroppedLateSamples;
-
-        public SecondBuilder Open(int second)
-        {
-            if (!OpenSeconds.TryGetValue(second, out var builder))
-            {
-                builder = new SecondBuilder();
-                OpenSeconds.Add(second, builder);
-            }
-
-            return builder;
-        }
-    }
-
-    private sealed class SecondBuilder
-    {
-        private static readonly IReadOnlyDictionary<string, long> NoStatus = ReadOnlyDictionary<string, long>.Empty;
-        private static readonly IReadOnlyDictionary<string, double> NoServer = ReadOnlyDictionary<string, double>.Empty;
-
-        public int Users;
-        public long Requests;
-        public long Failures;
-        public Dictionary<string, long>? StatusCounts;
-        public readonly LatencyHistogram Latency = new();
-        public LatencyHistogram? IntendedLatency;
-        public Dictionary<string, double>? Server;
-
-        public SecondSample ToSample(int second)
-        {
-            // A finished second is never written again: keep its counters compressed for the rest of the run.
-            Latency.Compact();
-            IntendedLatency?.Compact();
-            return new(second, Users, Requests, Failures, StatusCounts ?? NoStatus, Latency, IntendedLatency, Server ?? NoServer);
         }
     }
 }

@@ -44,6 +44,44 @@ public sealed class RawRunReaderTests : IDisposable
     }
 
     [Fact]
+    public void A_truncated_series_file_warns_of_its_cut_line_and_of_the_requests_it_lost()
+    {
+        var runDirectory = _directory.Sub("run");
+        var recorder = new RunRecorder(TestRuns.Manifest("agent-1", TestRuns.Series("a")), runDirectory);
+        for (var i = 0; i < 300; i++)
+        {
+            recorder.RecordRequest("a", TimeSpan.FromSeconds(i / 100.0), TimeSpan.FromMilliseconds(5), null, true, null);
+        }
+
+        recorder.EndSeries("a", 300);
+        recorder.Complete();
+        var path = RawRunFiles.SeriesPath(runDirectory, "a");
+        var text = File.ReadAllText(path);
+        var secondLine = text.IndexOf('\n', StringComparison.Ordinal) + 1;
+        File.WriteAllText(path, text[..(secondLine + 40)]);
+
+        var run = RawRunReader.Read(runDirectory, out var warnings);
+
+        Assert.Equal([0], run.Timelines["a"].Select(s => s.Second));
+        Assert.Equal(2, warnings.Count);
+        Assert.StartsWith($"{path}, line 2: last line unreadable", warnings[0], StringComparison.Ordinal);
+        Assert.Equal("series a: file damaged, 200 of 300 requests lost (its file holds 100).", warnings[1]);
+    }
+
+    [Fact]
+    public void A_garbage_line_anywhere_in_the_events_is_skipped_with_a_warning_and_the_other_events_kept()
+    {
+        var runDirectory = WriteRun(TestRuns.Sample(0, 100));
+        var path = RawRunFiles.EventsPath(runDirectory);
+        File.WriteAllText(path, File.ReadAllText(path) + "this is not json\n" + """{"atSeconds":2,"kind":"note","message":"after"}""" + "\n");
+
+        var run = RawRunReader.Read(runDirectory, out var warnings);
+
+        Assert.Equal(["started", "after"], run.Events.Select(e => e.Message));
+        Assert.StartsWith($"{path}, line 2: unreadable (not a valid RunEvent", Assert.Single(warnings), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void A_damaged_line_followed_by_whole_lines_is_an_error()
     {
         var runDirectory = WriteRun(TestRuns.Sample(0, 100));
@@ -69,7 +107,7 @@ public sealed class RawRunReaderTests : IDisposable
     }
 
     [Theory]
-    [InlineData("\"requests\":1", "\"requests\":2", "latency holds 1 values for 2 requests")]
+    [InlineData("\"requests\":1", "\"requests\":2", "latency holds 1 values for 2 successful requests")]
     [InlineData("\"failures\":0", "\"failures\":-1", "negative")]
     [InlineData(",\"server\":{}", "", "required")]
     [InlineData("\"users\":1", "\"users\":\"many\"", "not a valid SecondSample")]
@@ -92,12 +130,76 @@ public sealed class RawRunReaderTests : IDisposable
     {
         var runDirectory = WriteRun(TestRuns.Sample(0, 100));
         var path = RawRunFiles.ManifestPath(runDirectory);
-        File.WriteAllText(path, File.ReadAllText(path).Replace("\"formatVersion\": 2", "\"formatVersion\": 3", StringComparison.Ordinal));
+        File.WriteAllText(path, File.ReadAllText(path).Replace("\"formatVersion\": 3", "\"formatVersion\": 4", StringComparison.Ordinal));
 
         var exception = Assert.Throws<RawRunFormatException>(() => RawRunReader.Read(runDirectory));
         Assert.Equal(path, exception.FilePath);
         Assert.Null(exception.Line);
-        Assert.Contains("format version 3 is not supported; this reader knows version 2", exception.Message);
+        Assert.Contains("format version 4 is not supported; this reader knows versions 2 to 3", exception.Message);
+    }
+
+    [Fact]
+    public void A_format_2_run_still_loads_with_the_latency_of_every_request_and_no_format_3_fields()
+    {
+        // Written as version 2 wrote it: latency holds all 3 requests (one failed), no failureLatency, no series fields of version 3.
+        var runDirectory = _directory.Sub("v2");
+        Directory.CreateDirectory(RawRunFiles.SeriesDirectory(runDirectory));
+        var latency = new LatencyHistogram();
+        foreach (var value in new long[] { 1_000, 2_000, 9_000 })
+        {
+            latency.Record(value);
+        }
+
+        var e = latency.Encode();
+        File.WriteAllText(RawRunFiles.ManifestPath(runDirectory), """
+            {
+              "formatVersion": 2, "runId": "old", "startedAt": "2026-01-02T03:04:05+00:00", "profile": "quick",
+              "profileDefinition": "{}", "timeScale": 1, "modes": ["iocp"],
+              "series": [{ "id": "grpc-compute-iocp", "stack": "grpc", "operation": "compute", "mode": "iocp",
+                           "target": "http://127.0.0.1:5001", "model": "closed", "parameters": {}, "offsetSeconds": 0, "idealLatencyMs": 1.5 }],
+              "machine": { "processorCount": 2, "operatingSystem": "Linux", "runtimeVersion": "10.0.0", "harnessVersion": "1.0.0" },
+              "commandLine": "harness run", "agents": ["agent-1"]
+            }
+            """);
+        File.WriteAllText(RawRunFiles.SeriesPath(runDirectory, "grpc-compute-iocp"),
+            $$$"""{"second":0,"users":4,"requests":3,"failures":1,"statusCounts":{"timeout":1},"latency":{"count":{{{e.Count}}},"min":{{{e.Min}}},"max":{{{e.Max}}},"sum":{{{e.Sum}}},"clamped":0,"hdr":"{{{e.Hdr}}}"},"server":{}}""" + "\n");
+        File.WriteAllText(RawRunFiles.EventsPath(runDirectory), "");
+
+        var run = RawRunReader.Read(runDirectory, out var warnings);
+
+        Assert.Empty(warnings);
+        Assert.Equal(2, run.Manifest.FormatVersion);
+        Assert.False(run.Manifest.SeparatesFailures);
+        var series = Assert.Single(run.Manifest.Series);
+        Assert.Equal((0.0, 0, (string?)null, (long?)null), (series.WarmUpSeconds, series.Repetition, series.IdealMethod, series.TotalRequests));
+        var sample = Assert.Single(run.Timelines["grpc-compute-iocp"]);
+        Assert.Equal((3L, 9_000L), (sample.Latency.TotalCount, sample.Latency.MaxMicroseconds));
+        Assert.Null(sample.FailureLatency);
+        Assert.Null(sample.ServerTime);
+        Assert.Null(sample.QueueTime);
+    }
+
+    [Theory]
+    [InlineData("\"requests\":2", "\"requests\":3", "latency holds 1 values for 2 successful requests")]
+    [InlineData(",\"failureLatency\":", ",\"ignored\":", "failureLatency holds 0 values for 1 failures")]
+    [InlineData(",\"queueTime\":", ",\"ignored\":", "queueTime and serverTime hold different numbers")]
+    public void Format_3_samples_whose_histograms_disagree_with_their_counts_are_refused(string field, string replacement, string reason)
+    {
+        var runDirectory = _directory.Sub("v3");
+        var recorder = new RunRecorder(TestRuns.Manifest("agent-1", TestRuns.Series("a")), runDirectory);
+        recorder.RecordRequest("a", TimeSpan.Zero, TimeSpan.FromMilliseconds(3), null, true, null, TimeSpan.FromMilliseconds(1));
+        recorder.RecordRequest("a", TimeSpan.Zero, TimeSpan.FromMilliseconds(5), null, false, "timeout");
+        recorder.RecordUsers("a", 1, 1);
+        recorder.Complete();
+        var path = RawRunFiles.SeriesPath(runDirectory, "a");
+        var lines = File.ReadAllLines(path);
+        Assert.Contains(field, lines[0]);
+        lines[0] = lines[0].Replace(field, replacement, StringComparison.Ordinal);
+        File.WriteAllLines(path, lines);
+
+        var exception = Assert.Throws<RawRunFormatException>(() => RawRunReader.Read(runDirectory));
+        Assert.Equal(1, exception.Line);
+        Assert.Contains(reason, exception.Message);
     }
 
     [Fact]

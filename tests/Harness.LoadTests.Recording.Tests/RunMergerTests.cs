@@ -12,6 +12,9 @@ public sealed class RunMergerTests : IDisposable
         const int Seconds = 5;
         var all = new LatencyHistogram[Seconds];
         var allIntended = new LatencyHistogram[Seconds];
+        var allFailed = new LatencyHistogram[Seconds];
+        var allServer = new LatencyHistogram[Seconds];
+        var allQueue = new LatencyHistogram[Seconds];
         var runs = new List<RunData>();
         for (var agent = 0; agent < 2; agent++)
         {
@@ -32,11 +35,24 @@ public sealed class RunMergerTests : IDisposable
                 {
                     var latency = TimeSpan.FromMicroseconds(random.Next(1, 10_000_000));
                     var intended = latency + TimeSpan.FromMicroseconds(random.Next(0, 1_000_000));
-                    recorder.RecordRequest("shared", TimeSpan.FromSeconds(second + (i / 2_000.0)), latency, intended, i % 100 != 0, i % 200 == 0 ? "timeout" : $"agent-{agent}");
-                    (all[second] ??= new LatencyHistogram()).Record(latency);
-                    (allIntended[second] ??= new LatencyHistogram()).Record(intended);
+                    var server = latency / 3;
+                    var success = i % 100 != 0;
+                    recorder.RecordRequest("shared", TimeSpan.FromSeconds(second + (i / 2_000.0)), latency, intended, success, i % 200 == 0 ? "timeout" : $"agent-{agent}", server);
+                    if (success)
+                    {
+                        (all[second] ??= new LatencyHistogram()).Record(latency);
+                        (allIntended[second] ??= new LatencyHistogram()).Record(intended);
+                        (allServer[second] ??= new LatencyHistogram()).Record(server);
+                        (allQueue[second] ??= new LatencyHistogram()).Record(latency - server);
+                    }
+                    else
+                    {
+                        (allFailed[second] ??= new LatencyHistogram()).Record(latency);
+                    }
                 }
             }
+
+            recorder.EndSeries("shared", 2_000 * (Seconds - agent));
 
             recorder.RecordUsers($"only-{agent}", 0, 1);
             recorder.RecordEvent(new RunEvent(3 - agent, "note", null, $"from agent {agent}"));
@@ -56,6 +72,9 @@ public sealed class RunMergerTests : IDisposable
             var agents = sample.Second == 0 ? 1 : 2;
             Assert.Equal(all[sample.Second].Encode(), sample.Latency.Encode());
             Assert.Equal(allIntended[sample.Second].Encode(), sample.IntendedLatency!.Encode());
+            Assert.Equal(allFailed[sample.Second].Encode(), sample.FailureLatency!.Encode());
+            Assert.Equal(allServer[sample.Second].Encode(), sample.ServerTime!.Encode());
+            Assert.Equal(allQueue[sample.Second].Encode(), sample.QueueTime!.Encode());
             Assert.Equal(all[sample.Second].ValueAtPercentile(99.9), sample.Latency.ValueAtPercentile(99.9));
             Assert.Equal(agents * 2_000, sample.Requests);
             Assert.Equal(agents * 20, sample.Failures);
@@ -64,6 +83,9 @@ public sealed class RunMergerTests : IDisposable
             Assert.Equal(sample.Second == 3 ? 103 : sample.Second, sample.Server["cpu"]);
         }
 
+        Assert.Equal(2_000 * (Seconds + Seconds - 1), merged.Manifest.Series[0].TotalRequests);
+        Assert.Equal(shared.Sum(s => s.Requests), merged.Manifest.Series[0].TotalRequests);
+        Assert.Null(merged.Manifest.Series[1].TotalRequests);
         Assert.Equal(1, merged.Timelines["only-0"].Single().Users);
         Assert.Single(merged.Timelines["only-1"]);
         Assert.Equal(["agent-0", "agent-1"], merged.Manifest.Agents);
@@ -81,6 +103,8 @@ public sealed class RunMergerTests : IDisposable
         Assert.Empty(warnings);
         Assert.Equal(merged.Manifest.Agents, reread.Manifest.Agents);
         Assert.Equal(shared.Select(s => s.Latency.Encode()), reread.Timelines["shared"].Select(s => s.Latency.Encode()));
+        Assert.Equal(shared.Select(s => s.QueueTime!.Encode()), reread.Timelines["shared"].Select(s => s.QueueTime!.Encode()));
+        Assert.Equal(merged.Manifest.Series, reread.Manifest.Series.Select((s, i) => s with { Parameters = merged.Manifest.Series[i].Parameters }));
         Assert.Equal(merged.Events, reread.Events);
     }
 
@@ -107,12 +131,34 @@ public sealed class RunMergerTests : IDisposable
     }
 
     [Fact]
-    public void Series_that_differ_under_one_id_or_an_empty_list_are_refused()
+    public void Series_fields_merge_to_the_longest_warm_up_the_first_ideal_method_and_a_total_only_when_every_agent_has_one()
+    {
+        RunData Agent(string agent, SeriesInfo series) =>
+            new(TestRuns.Manifest(agent, series), new Dictionary<string, IReadOnlyList<SecondSample>> { [series.Id] = [TestRuns.Sample(0, 10)] }, []);
+        var s = TestRuns.Series("s") with { Repetition = 1 };
+
+        var merged = RunMerger.Merge(
+        [
+            Agent("a", s with { WarmUpSeconds = 2, TotalRequests = 1 }),
+            Agent("b", s with { WarmUpSeconds = 5, IdealMethod = "stub delay", TotalRequests = 1 }),
+        ]).Manifest.Series.Single();
+        var partial = RunMerger.Merge([Agent("a", s with { TotalRequests = 1 }), Agent("b", s)]).Manifest.Series.Single();
+
+        Assert.Equal((5.0, "stub delay", 2L), (merged.WarmUpSeconds, merged.IdealMethod, merged.TotalRequests));
+        Assert.Null(partial.TotalRequests);
+    }
+
+    [Fact]
+    public void Series_that_differ_under_one_id_runs_of_two_formats_or_an_empty_list_are_refused()
     {
         var first = new RunData(TestRuns.Manifest("a", TestRuns.Series("s")), new Dictionary<string, IReadOnlyList<SecondSample>>(), []);
         var second = first with { Manifest = TestRuns.Manifest("b", TestRuns.Series("s") with { Mode = "dedicated" }) };
+        var repeated = first with { Manifest = TestRuns.Manifest("b", TestRuns.Series("s") with { Repetition = 2 }) };
+        var older = first with { Manifest = TestRuns.Manifest("b", TestRuns.Series("s")) with { FormatVersion = 2 } };
 
         Assert.Contains("Series 's'", Assert.Throws<ArgumentException>(() => RunMerger.Merge([first, second])).Message);
+        Assert.Contains("repetition 2", Assert.Throws<ArgumentException>(() => RunMerger.Merge([first, repeated])).Message);
+        Assert.Contains("format version 3 but run", Assert.Throws<ArgumentException>(() => RunMerger.Merge([first, older])).Message);
         Assert.Throws<ArgumentException>(() => RunMerger.Merge([]));
     }
 }

@@ -20,6 +20,7 @@ public sealed class RunRecorderTests : IDisposable
         // so no request is late and each written second must hold exactly the values recorded for it.
         var progress = new int[Workers];
         var expected = new LatencyHistogram[Workers, Seconds];
+        var expectedFailed = new LatencyHistogram[Workers, Seconds];
         var flushes = 0;
         var workers = Enumerable.Range(0, Workers).Select(worker => Task.Run(() =>
         {
@@ -31,7 +32,7 @@ public sealed class RunRecorderTests : IDisposable
                 var latency = TimeSpan.FromMicroseconds(random.Next(1, 5_000_000));
                 var second = (int)completedAt.TotalSeconds;
                 recorder.RecordRequest(id, completedAt, latency, null, isSuccess: i % 10 != 0, i % 20 == 0 ? "Unavailable" : "DeadlineExceeded");
-                (expected[worker, second] ??= new LatencyHistogram()).Record(latency);
+                ((i % 10 != 0 ? expected : expectedFailed)[worker, second] ??= new LatencyHistogram()).Record(latency);
                 Volatile.Write(ref progress[worker], second);
             }
 
@@ -59,9 +60,11 @@ public sealed class RunRecorderTests : IDisposable
             Assert.Equal(Enumerable.Range(0, Seconds), timeline.Select(sample => sample.Second));
             foreach (var sample in timeline)
             {
-                var all = LatencyHistogram.Merge(Enumerable.Range(0, Workers).Where(w => w % 2 == s).Select(w => expected[w, sample.Second]));
-                Assert.Equal(all.Encode(), sample.Latency.Encode());
-                Assert.Equal(all.TotalCount, sample.Requests);
+                var succeeded = LatencyHistogram.Merge(Enumerable.Range(0, Workers).Where(w => w % 2 == s).Select(w => expected[w, sample.Second]));
+                var failed = LatencyHistogram.Merge(Enumerable.Range(0, Workers).Where(w => w % 2 == s).Select(w => expectedFailed[w, sample.Second]));
+                Assert.Equal(succeeded.Encode(), sample.Latency.Encode());
+                Assert.Equal(failed.Encode(), sample.FailureLatency!.Encode());
+                Assert.Equal(succeeded.TotalCount + failed.TotalCount, sample.Requests);
                 Assert.Equal(sample.Requests / 10, sample.Failures);
                 Assert.Equal(sample.Failures / 2, sample.StatusCounts["Unavailable"]);
                 Assert.Equal(sample.Failures, sample.StatusCounts.Values.Sum());
@@ -130,7 +133,7 @@ public sealed class RunRecorderTests : IDisposable
         var timeline = run.Timelines["a"];
         Assert.Equal([0, 2], timeline.Select(sample => sample.Second));
         Assert.Equal(7_000, timeline[0].Latency.MaxMicroseconds);
-        Assert.Equal(9_000, timeline[1].Latency.MaxMicroseconds);
+        Assert.Equal(9_000, timeline[1].FailureLatency!.MaxMicroseconds);
         Assert.Equal(1, timeline[1].StatusCounts["unknown"]);
         Assert.Equal(0, timeline[1].Users);
         var note = Assert.Single(run.Events);
@@ -178,8 +181,9 @@ public sealed class RunRecorderTests : IDisposable
         var open = Assert.Single(run.Timelines["open"]);
         Assert.Equal((0, 50, 2L, 1L), (open.Second, open.Users, open.Requests, open.Failures));
         Assert.Equal(new Dictionary<string, long> { ["http-413"] = 1 }, open.StatusCounts);
-        Assert.Equal(4_000, open.Latency.MaxMicroseconds);
-        Assert.Equal(70_000, open.IntendedLatency!.SumMicroseconds);
+        Assert.Equal((1L, 2_000L), (open.Latency.TotalCount, open.Latency.MaxMicroseconds));
+        Assert.Equal((1L, 4_000L), (open.FailureLatency!.TotalCount, open.FailureLatency.MaxMicroseconds));
+        Assert.Equal(30_000, open.IntendedLatency!.SumMicroseconds);
         Assert.Equal(1, open.Server["harness_info{service=\"grpc\",mode=\"iocp\"}"]);
         Assert.True(double.IsNaN(open.Server["up"]));
         Assert.Equal(double.PositiveInfinity, open.Server["high"]);
@@ -188,12 +192,82 @@ public sealed class RunRecorderTests : IDisposable
         var closed = Assert.Single(run.Timelines["closed"]);
         Assert.Equal(2, closed.Second);
         Assert.Null(closed.IntendedLatency);
+        Assert.Null(closed.FailureLatency);
+        Assert.Null(closed.ServerTime);
         var closedLine = File.ReadAllText(RawRunFiles.SeriesPath(runDirectory, "closed"));
         Assert.DoesNotContain("intendedLatency", closedLine);
+        Assert.DoesNotContain("failureLatency", closedLine);
         Assert.StartsWith("""{"second":2,"users":0,"requests":1,"failures":0,"statusCounts":{},"latency":""", closedLine);
 
         Assert.Equal([new RunEvent(1.25, "target-down", "open", "connection refused"), new RunEvent(2, "note", null, "ramp done")], run.Events);
         Assert.DoesNotContain("seriesId", File.ReadAllLines(RawRunFiles.EventsPath(runDirectory))[1]);
+    }
+
+    [Fact]
+    public void Server_and_queue_time_of_successes_and_the_latency_of_failures_round_trip_as_their_own_histograms()
+    {
+        var runDirectory = _directory.Sub("run");
+        var recorder = new RunRecorder(TestRuns.Manifest("agent-1", TestRuns.Series("a")), runDirectory);
+        var expected = (Latency: new LatencyHistogram(), Failed: new LatencyHistogram(), Server: new LatencyHistogram(), Queue: new LatencyHistogram());
+        var random = new Random(3);
+        for (var i = 0; i < 3_000; i++)
+        {
+            var latency = TimeSpan.FromMicroseconds(random.Next(100, 2_000_000));
+            var completedAt = TimeSpan.FromSeconds(i / 1_000.0);
+            if (i % 7 == 0)
+            {
+                recorder.RecordRequest("a", completedAt, latency, null, false, "timeout", serverTime: TimeSpan.FromSeconds(9));
+                expected.Failed.Record(latency);
+            }
+            else if (i % 5 == 0)
+            {
+                // A success without a server time (a reply that did not carry one) has neither server nor queue time.
+                recorder.RecordRequest("a", completedAt, latency, null, true, null);
+                expected.Latency.Record(latency);
+            }
+            else
+            {
+                // Some server times exceed the latency (clocks differ): their queue time is clamped at 0.
+                var server = TimeSpan.FromMicroseconds(random.Next(0, (int)(latency.TotalMicroseconds * 1.2)));
+                recorder.RecordRequest("a", completedAt, latency, null, true, null, server);
+                expected.Latency.Record(latency);
+                expected.Server.Record(server);
+                expected.Queue.Record(server < latency ? latency - server : TimeSpan.Zero);
+            }
+        }
+
+        recorder.EndSeries("a", 3_000);
+        recorder.Complete();
+
+        var run = RawRunReader.Read(runDirectory, out var warnings);
+        Assert.Empty(warnings);
+        var timeline = run.Timelines["a"];
+        Assert.Equal(3, timeline.Count);
+        Assert.Equal(expected.Latency.Encode(), LatencyHistogram.Merge(timeline.Select(s => s.Latency)).Encode());
+        Assert.Equal(expected.Failed.Encode(), LatencyHistogram.Merge(timeline.Select(s => s.FailureLatency!)).Encode());
+        Assert.Equal(expected.Server.Encode(), LatencyHistogram.Merge(timeline.Select(s => s.ServerTime!)).Encode());
+        Assert.Equal(expected.Queue.Encode(), LatencyHistogram.Merge(timeline.Select(s => s.QueueTime!)).Encode());
+        Assert.Equal(0, expected.Queue.MinMicroseconds);
+        Assert.Equal(3_000, Assert.Single(run.Manifest.Series).TotalRequests);
+        Assert.Equal(3, run.Manifest.FormatVersion);
+    }
+
+    [Fact]
+    public void The_series_fields_of_format_3_round_trip_and_end_series_records_the_total_at_once()
+    {
+        var runDirectory = _directory.Sub("run");
+        var series = TestRuns.Series("grpc-compute-iocp-2") with { WarmUpSeconds = 2.5, Repetition = 2, IdealMethod = "one call alone before the series" };
+        using var recorder = new RunRecorder(TestRuns.Manifest("agent-1", series), runDirectory);
+        Assert.Null(RawRunReader.ReadManifest(RawRunFiles.ManifestPath(runDirectory)).Series[0].TotalRequests);
+
+        recorder.EndSeries("grpc-compute-iocp-2", 1234);
+
+        // run.json is rewritten at once: a crash after the series ended keeps the total.
+        var read = Assert.Single(RawRunReader.ReadManifest(RawRunFiles.ManifestPath(runDirectory)).Series);
+        Assert.Equal(series with { TotalRequests = 1234 }, read with { Parameters = series.Parameters });
+        Assert.Equal("1000", read.Parameters["iterations"]);
+        Assert.Throws<ArgumentException>(() => recorder.EndSeries("missing", 1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => recorder.EndSeries("grpc-compute-iocp-2", -1));
     }
 
     [Fact]
@@ -206,6 +280,9 @@ public sealed class RunRecorderTests : IDisposable
         Assert.Throws<ArgumentException>(() => recorder.RecordRequest("b", TimeSpan.Zero, TimeSpan.Zero, null, true, null));
         Assert.Throws<ArgumentOutOfRangeException>(() => recorder.RecordRequest("a", TimeSpan.FromSeconds(-1), TimeSpan.Zero, null, true, null));
         Assert.Throws<ArgumentOutOfRangeException>(() => recorder.RecordRequest("a", TimeSpan.Zero, TimeSpan.FromTicks(-1), null, true, null));
+        Assert.Throws<ArgumentOutOfRangeException>(() => recorder.RecordRequest("a", TimeSpan.Zero, TimeSpan.Zero, null, true, null, TimeSpan.FromTicks(-1)));
+        Assert.Contains("warmUpSeconds", Assert.Throws<ArgumentException>(() => recorder.AddSeries(TestRuns.Series("w") with { WarmUpSeconds = -1 })).Message);
+        Assert.Contains("repetition", Assert.Throws<ArgumentException>(() => recorder.AddSeries(TestRuns.Series("r") with { Repetition = -1 })).Message);
         Assert.Throws<IOException>(() => new RunRecorder(TestRuns.Manifest("agent-2"), runDirectory));
         Assert.Throws<ArgumentException>(() => new RunRecorder(TestRuns.Manifest("agent-1") with { FormatVersion = RunManifest.CurrentFormatVersion + 1 }, _directory.Sub("other")));
 
@@ -213,6 +290,7 @@ public sealed class RunRecorderTests : IDisposable
         Assert.Throws<InvalidOperationException>(() => recorder.RecordRequest("a", TimeSpan.Zero, TimeSpan.Zero, null, true, null));
         Assert.Throws<InvalidOperationException>(() => recorder.RecordUsers("a", 9, 1));
         Assert.Throws<InvalidOperationException>(() => recorder.AddSeries(TestRuns.Series("c")));
+        Assert.Throws<InvalidOperationException>(() => recorder.EndSeries("a", 0));
         Assert.Throws<InvalidOperationException>(recorder.Complete);
         recorder.Tick(TimeSpan.FromSeconds(100));
         recorder.Dispose();

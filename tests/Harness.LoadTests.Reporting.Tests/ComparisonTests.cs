@@ -11,7 +11,7 @@ public sealed class ComparisonTests
         var total = 2.0 * requestsPerSecond * switchesPerRequest;
         return
         [
-            Sample(0, 10, Histogram((microseconds, requestsPerSecond)), failures, Server("x", threads, 2, 0, 1, 1000, 0)),
+            Sample(0, 10, Histogram((microseconds, requestsPerSecond - failures)), failures, Server("x", threads, 2, 0, 1, 1000, 0)),
             Sample(1, 10, Histogram((microseconds, requestsPerSecond)), 0, Server("x", threads, 2, 0, 2, 1000 + total, 0)),
         ];
     }
@@ -147,5 +147,32 @@ public sealed class ComparisonTests
         Assert.Contains("+100 % !", row, StringComparison.Ordinal);
         Assert.Equal(header.Length, row.Length);
         Assert.Contains(lines, l => l.Contains("mean ms", StringComparison.Ordinal) && l.Contains("4.00", StringComparison.Ordinal) && l.Contains("8.00", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void Compare_says_first_when_the_runs_differ_in_profile_time_scale_parameters_or_warm_up()
+    {
+        var a = Run([(Series("grpc", "compute", "iocp"), Steady(4000, 100, 2))], runId: "A");
+        var b = Run([(Series("grpc", "compute", "iocp") with { Parameters = new Dictionary<string, string> { ["delayMs"] = "1000" }, WarmUpSeconds = 5 }, Steady(4000, 100, 2))], runId: "B");
+        b = b with { Manifest = b.Manifest with { Profile = "quick", TimeScale = 0.1 } };
+        var restaged = a with { Manifest = a.Manifest with { ProfileDefinition = """{"stages":[{"users":8,"seconds":45}]}""" } };
+        var relaid = a with { Manifest = a.Manifest with { ProfileDefinition = """{ "stages": [ { "users": 4, "seconds": 45 } ] }""" } };
+
+        var comparison = RunComparison.Compare(a, b);
+
+        Assert.Equal(
+        [
+            "profile: A ran 'ramp', B ran 'quick'.",
+            "time scale: A 1, B 0.1.",
+            "grpc-compute-iocp: operation parameters: A delayMs=4000, B delayMs=1000.",
+            "grpc-compute-iocp: warm-up: A 0 s, B 5 s.",
+        ], comparison.Differences);
+        var text = comparison.ToText();
+        Assert.True(text.IndexOf("The runs differ", StringComparison.Ordinal) < text.IndexOf("Changes, B against A:", StringComparison.Ordinal));
+        Assert.Contains("  - time scale: A 1, B 0.1.", text, StringComparison.Ordinal);
+        Assert.Contains("- profile: A ran 'ramp', B ran 'quick'.", comparison.ToMarkdown(), StringComparison.Ordinal);
+        Assert.Contains("different stages", Assert.Single(RunComparison.Compare(a, restaged).Differences), StringComparison.Ordinal);
+        Assert.Empty(RunComparison.Compare(a, relaid).Differences);
+        Assert.DoesNotContain("The runs differ", RunComparison.Compare(a, relaid).ToText(), StringComparison.Ordinal);
     }
 }

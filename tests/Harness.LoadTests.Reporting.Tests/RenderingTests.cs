@@ -30,12 +30,7 @@ public sealed partial class RenderingTests : IDisposable
     [Fact]
     public async Task Every_chart_of_a_three_mode_run_draws_in_a_headless_browser()
     {
-        var browser = FindChromium();
-        Assert.True(browser is not null, InstallHint);
-        var run = Runs.ThreeModeRamp();
-        var files = ReportWriter.WriteAll(run, _directory);
-
-        var dom = await DumpDomAsync(browser, files.Html);
+        var dom = await RenderAsync(Runs.ThreeModeRamp());
 
         var body = BodyTag().Match(dom);
         Assert.True(body.Success, "Chromium returned no <body>: " + dom[..Math.Min(dom.Length, 500)]);
@@ -56,6 +51,28 @@ public sealed partial class RenderingTests : IDisposable
         Assert.Equal(39, Attribute("charts-drawn"));
         Assert.Equal(39, Regex.Count(dom, "<canvas"));
         Assert.DoesNotContain("class=\"notice error\"", dom, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Every_chart_of_a_run_with_repeated_modes_draws_in_a_headless_browser()
+    {
+        var dom = await RenderAsync(Runs.Repeated());
+
+        // 6 classic (one per repetition) + load, throughput, latency, server/queue time, vs-load + 6 server charts = 17.
+        var body = BodyTag().Match(dom).Value;
+        _output.WriteLine(body);
+        Assert.Contains("data-chart-errors=\"0\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-expected=\"17\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-drawn=\"17\"", body, StringComparison.Ordinal);
+        Assert.Contains("Modes over their repetitions", dom, StringComparison.Ordinal);
+    }
+
+    private async Task<string> RenderAsync(Recording.RunData run)
+    {
+        var browser = FindChromium();
+        Assert.True(browser is not null, InstallHint);
+        var files = ReportWriter.WriteAll(run, _directory);
+        return await DumpDomAsync(browser, files.Html);
     }
 
     private static string? FindChromium()

@@ -30,6 +30,24 @@ public sealed partial class ReportWriterTests : IDisposable
     }
 
     [Fact]
+    public void Warnings_of_the_reader_appear_in_the_page_header_and_at_the_top_of_the_summary()
+    {
+        string[] warnings = ["series grpc-compute-iocp: file damaged, 200 of 300 requests lost (its file holds 100).", "events.jsonl, line 2: unreadable <x>; skipped."];
+
+        var files = ReportWriter.WriteAll(ThreeModeRamp(seconds: 20), _directory, warnings: warnings);
+
+        var html = File.ReadAllText(files.Html);
+        var header = html[html.IndexOf("<header", StringComparison.Ordinal)..html.IndexOf("</header>", StringComparison.Ordinal)];
+        Assert.Contains("Warnings: the raw files were damaged or incomplete (2).", header, StringComparison.Ordinal);
+        Assert.Contains("<li>series grpc-compute-iocp: file damaged, 200 of 300 requests lost (its file holds 100).</li>", header, StringComparison.Ordinal);
+        Assert.Contains("<li>events.jsonl, line 2: unreadable &lt;x&gt;; skipped.</li>", header, StringComparison.Ordinal);
+        var markdown = File.ReadAllText(files.Markdown);
+        Assert.True(markdown.IndexOf("- series grpc-compute-iocp: file damaged", StringComparison.Ordinal) < markdown.IndexOf("## grpc", StringComparison.Ordinal));
+        Assert.Contains("- events.jsonl, line 2: unreadable <x>; skipped.", markdown, StringComparison.Ordinal);
+        Assert.DoesNotContain("Warnings:", HtmlReport.Render(ThreeModeRamp(seconds: 20)), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void The_html_is_self_contained_with_the_data_and_chart_library_inline()
     {
         var run = ThreeModeRamp();
@@ -96,14 +114,18 @@ public sealed partial class ReportWriterTests : IDisposable
         Assert.Equal(4, lines.Length);
         var header = lines[0].Split(',');
         string Cell(int row, string column) => lines[row].Split(',')[Array.IndexOf(header, column)];
-        Assert.Equal("0,4,4,1,4,1.5,1,3,3,3", string.Join(',', lines[1].Split(',').Take(10)));
+        // Second 0: 4 successes (latency columns) and 1 failure of 5 ms (failure columns), 5 requests.
+        Assert.Equal("0,4,5,1,5,1.5,1,3,3,3", string.Join(',', lines[1].Split(',').Take(10)));
+        Assert.Equal("5", Cell(1, "failure_mean_ms"));
+        Assert.Equal("5", Cell(1, "failure_p99_ms"));
+        Assert.Equal(string.Empty, Cell(2, "failure_mean_ms"));
         Assert.Equal("20", Cell(1, "os_threads"));
         Assert.Equal("5", Cell(1, "queue_length"));
         Assert.Equal("64", Cell(1, "working_set_mb"));
         Assert.Equal(string.Empty, Cell(1, "cpu_percent_of_one_core"));
         Assert.Equal("25", Cell(2, "cpu_percent_of_one_core"));
         Assert.Equal("35", Cell(2, "context_switches_per_s"));
-        Assert.Equal("3,8,0,0,0,,,,,,,,,,,,,,,,", lines[3]);
+        Assert.Equal("3,8,0,0,0,,,,,,,,,,,,,,,,,,,0,,,,", lines[3]);
         Assert.Equal("grpc-compute-iocp.csv", CsvReport.FileNameFor("grpc-compute-iocp"));
         Assert.Equal("a_b.csv", CsvReport.FileNameFor("a/b"));
     }

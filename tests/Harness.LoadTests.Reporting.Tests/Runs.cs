@@ -35,12 +35,19 @@ internal static class Runs
         return histogram;
     }
 
+    /// <summary>
+    /// One second as format 3 records it: <paramref name="latency"/> holds the successful requests, and the
+    /// <paramref name="failures"/> come on top, each taking <paramref name="failureLatency"/> (5 ms apiece when not given).
+    /// </summary>
     public static SecondSample Sample(
         int second, int users, LatencyHistogram latency, long failures = 0,
         IReadOnlyDictionary<string, double>? server = null, IReadOnlyDictionary<string, long>? statuses = null,
-        LatencyHistogram? intended = null) =>
-        new(second, users, latency.TotalCount, failures, statuses ?? new Dictionary<string, long>(), latency, intended,
-            server ?? new Dictionary<string, double>());
+        LatencyHistogram? intended = null, LatencyHistogram? failureLatency = null,
+        LatencyHistogram? serverTime = null, LatencyHistogram? queueTime = null) =>
+        new(second, users, latency.TotalCount + failures, failures,
+            statuses ?? (failures > 0 ? new Dictionary<string, long> { ["timeout"] = failures } : new Dictionary<string, long>()),
+            latency, intended, server ?? new Dictionary<string, double>(),
+            failureLatency ?? (failures > 0 ? Histogram((5_000, failures)) : null), serverTime, queueTime);
 
     /// <summary>/metrics of a target as the services publish it, with this second's counters.</summary>
     public static Dictionary<string, double> Server(
@@ -63,7 +70,8 @@ internal static class Runs
     /// Seed 002's experiment in miniature: a ramp of users calling a 4 s stub, in three modes run one after another.
     /// threadpool's latency climbs as its threads lag behind; iocp and custompool stay near 4 s. The custompool
     /// target dies at second 50 and comes back at 60 (a gap with events); a soap group's iocp target never answers
-    /// /metrics (no server samples); an open-model group carries intended-start latency.
+    /// /metrics (no server samples); an open-model group carries intended-start latency. The ramp's series have 4 s
+    /// of warm-up, the soap group's threadpool 3 s and its iocp none.
     /// </summary>
     public static RunData ThreeModeRamp(int seconds = 120)
     {
@@ -73,7 +81,7 @@ internal static class Runs
         for (var m = 0; m < modes.Length; m++)
         {
             var mode = modes[m];
-            var info = Series("grpc", "call-third-party", mode, offset: m * (seconds + 10), idealLatencyMs: 4000);
+            var info = Series("grpc", "call-third-party", mode, offset: m * (seconds + 10), idealLatencyMs: 4000) with { WarmUpSeconds = 4 };
             var samples = new List<SecondSample>();
             double cpu = 1, voluntary = 5000, involuntary = 300;
             for (var s = 0; s < seconds; s++)
@@ -115,7 +123,7 @@ internal static class Runs
         // A group whose iocp target never answered /metrics.
         foreach (var mode in new[] { "threadpool", "iocp" })
         {
-            var info = Series("soap", "compute", mode, idealLatencyMs: 250, idealThroughput: 8);
+            var info = Series("soap", "compute", mode, idealLatencyMs: 250, idealThroughput: 8) with { WarmUpSeconds = mode == "threadpool" ? 3 : 0 };
             var samples = new List<SecondSample>();
             double cpu = 1, switches = 1000;
             for (var s = 0; s < 40; s++)
@@ -157,5 +165,55 @@ internal static class Runs
             new(5, "fault", null, "network delay 50 ms added"),
         ];
         return Run(list, events);
+    }
+
+    /// <summary>
+    /// A run whose modes were repeated: threadpool and iocp, 3 repetitions each of 30 s (2 s of warm-up), run
+    /// interleaved, each with its server counters and the server's execution time (95 ms); iocp #2's target is down
+    /// from second 12 to 15.
+    /// </summary>
+    public static RunData Repeated()
+    {
+        var random = new Random(8);
+        var list = new List<(SeriesInfo, IReadOnlyList<SecondSample>)>();
+        var events = new List<RunEvent>();
+        for (var n = 1; n <= 3; n++)
+        {
+            foreach (var mode in new[] { "threadpool", "iocp" })
+            {
+                var offset = list.Count * 35.0;
+                var info = Series("grpc", "compute", mode, offset: offset, idealLatencyMs: 100, id: $"grpc-compute-{mode}-{n}")
+                    with { Repetition = n, WarmUpSeconds = 2, IdealMethod = "one call alone before the series" };
+                var samples = new List<SecondSample>();
+                double cpu = 1, switches = 1000;
+                for (var s = 0; s < 30; s++)
+                {
+                    if (mode == "iocp" && n == 2 && s is >= 12 and < 15)
+                    {
+                        continue;
+                    }
+
+                    var users = 4 + (s / 10 * 4);
+                    var mean = (mode == "threadpool" ? 160 : 110) * (1 + (random.NextDouble() * 0.2));
+                    var latency = Histogram(((long)(mean * 1000), users * 8), ((long)(mean * 1500), users));
+                    cpu += 1.2;
+                    switches += users * (mode == "threadpool" ? 90 : 30);
+                    var execution = Histogram((95_000, users * 9));
+                    var queue = Histogram(((long)((mean - 95) * 1000), users * 8), ((long)((mean * 1.5) - 95) * 1000, users));
+                    samples.Add(Sample(s, users, latency, server: Server(mode, 20 + users, 2, mode == "threadpool" ? users / 2 : 0, cpu, switches, switches / 10),
+                        serverTime: execution, queueTime: queue));
+                }
+
+                if (mode == "iocp" && n == 2)
+                {
+                    events.Add(new RunEvent(offset + 12, "target-down", info.Id, "iocp target stopped"));
+                    events.Add(new RunEvent(offset + 15, "target-up", info.Id, "iocp target answers again"));
+                }
+
+                list.Add((info, samples));
+            }
+        }
+
+        return Run(list, events, runId: "20261122-020000");
     }
 }

@@ -52,8 +52,8 @@ public sealed class SeriesSummaryTests
     {
         var summary = SeriesSummary.From(Info,
         [
-            Sample(0, 5, Histogram((1000, 100)), failures: 6, statuses: new Dictionary<string, long> { ["timeout"] = 2, ["Unavailable"] = 4 }),
-            Sample(1, 5, Histogram((1000, 100)), failures: 4, statuses: new Dictionary<string, long> { ["timeout"] = 4 }),
+            Sample(0, 5, Histogram((1000, 94)), failures: 6, statuses: new Dictionary<string, long> { ["timeout"] = 2, ["Unavailable"] = 4 }),
+            Sample(1, 5, Histogram((1000, 96)), failures: 4, statuses: new Dictionary<string, long> { ["timeout"] = 4 }),
         ]);
 
         Assert.Equal(10, summary.Failures);

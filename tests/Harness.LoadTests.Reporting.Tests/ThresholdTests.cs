@@ -92,7 +92,7 @@ public sealed class ThresholdTests
         [
             (Series("grpc", "call-third-party", "threadpool"),
             [
-                Sample(0, 50, Histogram((10_000_000, 50)), failures: 5, server: Server("threadpool", 80, 40, 12, 1, 1000, 100)),
+                Sample(0, 50, Histogram((10_000_000, 45)), failures: 5, server: Server("threadpool", 80, 40, 12, 1, 1000, 100)),
                 Sample(1, 50, Histogram((10_000_000, 50)), server: Server("threadpool", 90, 40, 3, 2, 2000, 200)),
             ]),
             (Series("grpc", "call-third-party", "iocp"),

@@ -1,7 +1,8 @@
 using System.CommandLine;
 using Harness.LoadTests.Containers;
 using Harness.LoadTests.Recording;
-using Harness.LoadTests.Reporting;
+using Harness.LoadTests.Reporting.Analysis;
+using Harness.LoadTests.Reporting.Formats;
 using Harness.LoadTests.Running;
 using Harness.LoadTests.Targets;
 using Spectre.Console;
@@ -42,8 +43,13 @@ public static class HarnessCli
         var compare = new Command("compare", "Show the percentage changes from RUN_A to RUN_B, series by series.") { runA, runB };
         compare.SetAction(parse => Guarded(console, () =>
         {
-            var a = RawRunReader.Read(RunFolder(parse.GetValue(runA)!));
-            var b = RawRunReader.Read(RunFolder(parse.GetValue(runB)!));
+            var a = RawRunReader.Read(RunFolder(parse.GetValue(runA)!), out var warningsA);
+            var b = RawRunReader.Read(RunFolder(parse.GetValue(runB)!), out var warningsB);
+            foreach (var warning in warningsA.Concat(warningsB))
+            {
+                console.MarkupLineInterpolated($"[yellow]warning:[/] {warning}");
+            }
+
             console.WriteLine(RunComparison.Compare(a, b).ToText());
             return 0;
         }));
@@ -54,7 +60,8 @@ public static class HarnessCli
         report.SetAction(parse => Guarded(console, () =>
         {
             var folder = RunFolder(parse.GetValue(runFolder)!);
-            var written = ReportWriter.WriteAll(RawRunReader.Read(folder), folder);
+            var run = RawRunReader.Read(folder, out var warnings);
+            var written = ReportWriter.WriteAll(run, folder, warnings: warnings);
             console.MarkupLineInterpolated($"[green]Report:[/] {written.Html}");
             return 0;
         }));

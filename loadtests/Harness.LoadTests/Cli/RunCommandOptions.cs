@@ -1,6 +1,6 @@
 using System.CommandLine;
 using Harness.LoadTests.Profiles;
-using Harness.LoadTests.Reporting;
+using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Running;
 using Harness.LoadTests.Scenarios;
 using Harness.LoadTests.Targets;

@@ -4,7 +4,7 @@ using System.Net;
 using Docker.DotNet;
 using Docker.DotNet.Models;
 using Harness.LoadTests.Recording;
-using Harness.LoadTests.Reporting;
+using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Targets;
 
 namespace Harness.LoadTests.Containers;

@@ -1,5 +1,5 @@
 using Harness.LoadTests.Profiles;
-using Harness.LoadTests.Reporting;
+using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Scenarios;
 using Harness.LoadTests.Targets;
 

@@ -4,7 +4,8 @@ using System.Reflection;
 using Harness.Contracts;
 using Harness.LoadTests.Engine;
 using Harness.LoadTests.Recording;
-using Harness.LoadTests.Reporting;
+using Harness.LoadTests.Reporting.Analysis;
+using Harness.LoadTests.Reporting.Formats;
 using Harness.LoadTests.Scenarios;
 using Harness.LoadTests.Targets;
 using Spectre.Console;
@@ -115,7 +116,7 @@ public sealed class RunOrchestrator(IAnsiConsole console)
         }
 
         var results = ThresholdEvaluator.Evaluate(run, options.Thresholds);
-        var written = ReportWriter.WriteAll(run, runDirectory, results);
+        var written = ReportWriter.WriteAll(run, runDirectory, results, warnings);
         if (results.Count > 0)
         {
             console.WriteLine(ThresholdEvaluator.ToText(results));

@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using Harness.LoadTests.Cli;
-using Harness.LoadTests.Reporting;
+using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Running;
 

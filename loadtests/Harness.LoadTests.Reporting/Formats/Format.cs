@@ -1,6 +1,7 @@
 using System.Globalization;
+using Harness.LoadTests.Reporting.Analysis;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>How figures are written in every report (invariant culture, so reports diff cleanly across machines).</summary>
 internal static class Format
@@ -32,6 +33,24 @@ internal static class Format
     public static string Ratio(double? ratio) =>
         ratio is { } r ? r.ToString(r >= 100 ? "#,0" : r >= 10 ? "0.0" : "0.00", Invariant) + "×" : Missing;
 
+    /// <summary>A ratio with its spread when it has one: <c>0.82×</c>, <c>0.82× (0.78–0.86)</c>; an unbounded end is ∞.</summary>
+    public static string Ratio(ModeRatio ratio) =>
+        ratio.Median is null ? Missing
+        : !ratio.HasSpread ? Ratio(ratio.Median)
+        : $"{Ratio(ratio.Median)} ({Bound(ratio.Low)}–{Bound(ratio.High)})";
+
+    /// <summary>A median with its bounds: <c>412 (398–430)</c>; a single value alone.</summary>
+    public static string Spread(Spread? spread) =>
+        spread is null ? Missing
+        : spread.Count == 1 ? Number(spread.Median)
+        : $"{Number(spread.Median)} ({Number(spread.Low)}–{Number(spread.High)})";
+
+    /// <summary>What the bounds of a mode's spread are: the range of its repetitions, or a confidence interval of the median.</summary>
+    public static string Bounds(Spread? spread) =>
+        spread is null ? Missing
+        : spread.Count == 1 ? "one run"
+        : spread.Confidence is { } c ? $"{(c * 100).ToString("0.#", Invariant)} % CI" : "min–max";
+
     public static string Change(double? percent) =>
         percent is not { } p ? "n/a"
         : Math.Abs(p) < 0.05 ? "0.0 %"
@@ -41,6 +60,8 @@ internal static class Format
     public static string Seconds(double value) => value.ToString("#,0.#", Invariant);
 
     public static string Plain(double value) => value.ToString("0.###", Invariant);
+
+    private static string Bound(double? ratio) => ratio is { } r ? r.ToString(r >= 100 ? "#,0" : r >= 10 ? "0.0" : "0.00", Invariant) : "∞";
 
     public static string Csv(double? value) => value is { } v && !double.IsNaN(v) ? Math.Round(v, 3).ToString("0.###", Invariant) : string.Empty;
 

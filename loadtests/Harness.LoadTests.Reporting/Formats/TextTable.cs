@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>A table written either as aligned plain text (console) or as a Markdown pipe table.</summary>
 internal sealed class TextTable

@@ -1,20 +1,25 @@
 using System.Globalization;
 using System.Text;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting.Analysis;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>
 /// One series as CSV, one row per recorded second (a second with no sample has no row): the counterpart of
-/// NBomber's CSV report, with the target's counters beside the client's figures. Latency in ms.
+/// NBomber's CSV report, with the target's counters beside the client's figures. Latency in ms, of the successful
+/// requests; the failed ones' in the failure_ columns.
 /// </summary>
 public static class CsvReport
 {
     public const string Header =
         "second,users,requests,failures,rps,mean_ms,p50_ms,p90_ms,p99_ms,max_ms,intended_mean_ms,intended_p99_ms,"
-        + "os_threads,threadpool_threads,scheduler_threads,scheduler_busy_threads,queue_length,cpu_percent_of_one_core,context_switches_per_s,working_set_mb,container_cpu_throttled_percent";
+        + "os_threads,threadpool_threads,scheduler_threads,scheduler_busy_threads,queue_length,cpu_percent_of_one_core,context_switches_per_s,working_set_mb,container_cpu_throttled_percent,"
+        + "failure_mean_ms,failure_p99_ms,warm_up,server_mean_ms,server_p99_ms,queue_mean_ms,queue_p99_ms";
 
-    public static string Render(IReadOnlyList<SecondSample> samples)
+    /// <param name="samples">The series' timeline.</param>
+    /// <param name="warmUpSeconds">The series' <see cref="SeriesInfo.WarmUpSeconds"/>: its seconds before that are marked warm_up = 1.</param>
+    public static string Render(IReadOnlyList<SecondSample> samples, double warmUpSeconds = 0)
     {
         ArgumentNullException.ThrowIfNull(samples);
         var csv = new StringBuilder();
@@ -48,6 +53,13 @@ public static class CsvReport
                 Format.Csv(r.ContextSwitchesPerSecond),
                 Format.Csv(r.WorkingSetMb),
                 Format.Csv(r.ThrottledPercent),
+                Format.Csv(r.FailureLatency?.MeanMs),
+                Format.Csv(r.FailureLatency?.P99Ms),
+                r.Second < warmUpSeconds ? "1" : "0",
+                Format.Csv(r.ServerTime?.MeanMs),
+                Format.Csv(r.ServerTime?.P99Ms),
+                Format.Csv(r.QueueTime?.MeanMs),
+                Format.Csv(r.QueueTime?.P99Ms),
             ];
             csv.AppendJoin(',', cells).Append('\n');
         }

@@ -1,6 +1,6 @@
 using Harness.LoadTests.Recording;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>
 /// One second of a series with the server counters turned into what the charts and CSV show: gauges as scraped,
@@ -9,6 +9,10 @@ namespace Harness.LoadTests.Reporting;
 /// <param name="CpuPercent">CPU time used per second of wall time, in % of one core (200 % = two cores busy).</param>
 /// <param name="ContextSwitchesPerSecond">Voluntary + involuntary context switches of the target per second.</param>
 /// <param name="ThrottledPercent">Containers only: % of the CPU quota periods of this second in which the container was throttled.</param>
+/// <param name="Latency">Successful requests (every request in a format 2 run).</param>
+/// <param name="FailureLatency">Failed requests; null when none failed or the run is of format 2.</param>
+/// <param name="ServerTime">Server-reported execution time of the successful requests; null when none carried one.</param>
+/// <param name="QueueTime">Their latency − server time (queueing and transport); null with <paramref name="ServerTime"/>.</param>
 internal sealed record SecondRow(
     int Second,
     int Users,
@@ -25,8 +29,14 @@ internal sealed record SecondRow(
     double? CpuPercent,
     double? ContextSwitchesPerSecond,
     double? WorkingSetMb,
-    double? ThrottledPercent)
+    double? ThrottledPercent,
+    LatencyStats? FailureLatency,
+    LatencyStats? ServerTime,
+    LatencyStats? QueueTime)
 {
+    /// <summary>Failures ÷ requests completed in this second, in %; null when none completed.</summary>
+    public double? ErrorPercent => Requests == 0 ? null : 100.0 * Failures / Requests;
+
     public static IReadOnlyList<SecondRow> From(IReadOnlyList<SecondSample> samples)
     {
         ArgumentNullException.ThrowIfNull(samples);
@@ -58,7 +68,10 @@ internal sealed record SecondRow(
                 RatePerSecond(lastCpu, sample.Second, cpu) * 100,
                 RatePerSecond(lastSwitches, sample.Second, switches),
                 workingSet / (1024 * 1024),
-                periodRate > 0 ? throttledRate / periodRate * 100 : null));
+                periodRate > 0 ? throttledRate / periodRate * 100 : null,
+                sample.FailureLatency is { TotalCount: > 0 } failed ? LatencyStats.From(failed) : null,
+                sample.ServerTime is { TotalCount: > 0 } execution ? LatencyStats.From(execution) : null,
+                sample.QueueTime is { TotalCount: > 0 } queue ? LatencyStats.From(queue) : null));
             lastCpu = cpu is null ? lastCpu : (sample.Second, cpu.Value);
             lastSwitches = switches is null ? lastSwitches : (sample.Second, switches.Value);
             lastPeriods = periods is null ? lastPeriods : (sample.Second, periods.Value);

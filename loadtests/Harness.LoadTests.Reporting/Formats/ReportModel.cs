@@ -1,7 +1,8 @@
 using System.Globalization;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting.Analysis;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>
 /// The data the HTML page's script draws, serialized as the page's inline JSON. Timelines are dense arrays indexed
@@ -26,10 +27,16 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
         return new ReportModel([.. groups.Select(g => BuildGroup(run, g, colors))]);
     }
 
-    /// <summary>One colour per label (mode, or series id where two series share a mode), the same in every group.</summary>
+    /// <summary>
+    /// One colour per label (mode, or series id where two series share a mode), the same in every group; the
+    /// repetitions of a mode (<c>threadpool #2</c>) take the mode's colour. The header lists <see cref="LegendOf"/>.
+    /// </summary>
     public static IReadOnlyDictionary<string, string> ColorsFor(RunData run, IReadOnlyList<ModeComparisonGroup> groups)
     {
-        var labels = run.Manifest.Modes.Concat(groups.SelectMany(g => g.Rows.Select(r => r.Label))).Distinct(StringComparer.Ordinal);
+        var labels = run.Manifest.Modes
+            .Concat(groups.SelectMany(g => g.Modes.Select(m => m.Label)))
+            .Concat(groups.SelectMany(g => g.Rows.Where(r => r.Summary.Series.Repetition == 0).Select(r => r.Label)))
+            .Distinct(StringComparer.Ordinal);
         var colors = new Dictionary<string, string>(StringComparer.Ordinal);
         var next = 0;
         foreach (var label in labels)
@@ -37,7 +44,19 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             colors[label] = FixedColors.TryGetValue(label, out var fixedColor) ? fixedColor : Palette[next++ % Palette.Length];
         }
 
+        foreach (var row in groups.SelectMany(g => g.Rows).Where(r => r.Summary.Series.Repetition > 0))
+        {
+            colors[row.Label] = colors[row.ModeLabel];
+        }
+
         return colors;
+    }
+
+    /// <summary>The labels of the header's colour legend: modes and single series, not each repetition.</summary>
+    public static IEnumerable<string> LegendOf(IReadOnlyDictionary<string, string> colors, IReadOnlyList<ModeComparisonGroup> groups)
+    {
+        var repetitions = groups.SelectMany(g => g.Rows).Where(r => r.Summary.Series.Repetition > 0).Select(r => r.Label).ToHashSet(StringComparer.Ordinal);
+        return colors.Keys.Where(label => !repetitions.Contains(label));
     }
 
     private static GroupModel BuildGroup(RunData run, ModeComparisonGroup group, IReadOnlyDictionary<string, string> colors)
@@ -54,6 +73,10 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
         var events = new List<EventModel>();
         var windows = new List<WindowModel>();
         PlaceEvents(run, group, colors, length, events, windows);
+        var recoveries = group.Rows
+            .SelectMany(r => r.Summary.Recoveries.Where(c => c.Window.To is not null).Select(c => new RecoveryModel(
+                r.Label, colors[r.Label], Round(c.Window.To) ?? 0, c.RecoveredAtSecond, Round(c.SecondsToRecover))))
+            .ToList();
 
         var cores = group.Rows
             .SelectMany(r => SeriesSummary.TimelineOf(run, r.Summary.Series.Id))
@@ -70,6 +93,8 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             series,
             events,
             windows,
+            recoveries,
+            WarmUpsOf(group, colors),
             length,
             cores > 0 ? cores : run.Manifest.Machine.ProcessorCount,
             cores > 0 ? "the target's processor count (harness_info)" : "the load machine's processor count");
@@ -92,8 +117,11 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             Column(r => r.Users),
             Column(r => r.Requests),
             Column(r => r.Failures),
+            Column(r => r.ErrorPercent),
             Column(r => r.Latency.Count == 0 ? null : r.Latency.MeanMs),
             Column(r => r.Latency.Count == 0 ? null : r.Latency.P99Ms),
+            rows.Any(r => r.ServerTime is not null) ? Column(r => r.ServerTime?.MeanMs) : null,
+            rows.Any(r => r.QueueTime is not null) ? Column(r => r.QueueTime?.MeanMs) : null,
             hasIntended ? Column(r => r.Intended is { Count: > 0 } i ? i.MeanMs : null) : null,
             hasIntended ? Column(r => r.Intended is { Count: > 0 } i ? i.P99Ms : null) : null,
             Column(r => r.Threads),
@@ -104,7 +132,7 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             Column(r => r.WorkingSetMb),
             rows.Any(r => r.ThrottledPercent is not null) ? Column(r => r.ThrottledPercent) : null);
 
-        var byUsers = samples
+        var byUsers = SeriesSummary.Measured(info, samples)
             .Where(s => s.Users > 0 && s.Latency.TotalCount > 0)
             .GroupBy(s => s.Users)
             .OrderBy(g => g.Key)
@@ -120,12 +148,32 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             row.Summary.ServerSamples > 0,
             Round(info.IdealLatencyMs),
             Round(info.IdealThroughput),
+            Round(info.WarmUpSeconds) ?? 0,
+            info.IdealMethod,
             timeline,
             new ByUsersModel(
                 [.. byUsers.Select(u => u.Users)],
                 [.. byUsers.Select(u => Round(u.Stats.MeanMs))],
                 [.. byUsers.Select(u => Round(u.Stats.P99Ms))],
                 [.. byUsers.Select(u => u.Stats.Count)]));
+    }
+
+    /// <summary>
+    /// The warm-ups the time charts shade: one in grey when every series of the group has the same, else one per
+    /// series in its colour.
+    /// </summary>
+    private static List<WarmUpModel> WarmUpsOf(ModeComparisonGroup group, IReadOnlyDictionary<string, string> colors)
+    {
+        const string Shared = "#4a4f57";
+        var warmUps = group.Rows.Select(r => (r.Label, Seconds: r.Summary.Series.WarmUpSeconds)).ToList();
+        if (warmUps.All(w => w.Seconds <= 0))
+        {
+            return [];
+        }
+
+        return warmUps.Select(w => w.Seconds).Distinct().Count() == 1
+            ? [new WarmUpModel(Round(warmUps[0].Seconds) ?? 0, Shared, null)]
+            : [.. warmUps.Where(w => w.Seconds > 0).Select(w => new WarmUpModel(Round(w.Seconds) ?? 0, colors[w.Label], w.Label))];
     }
 
     /// <summary>
@@ -181,21 +229,11 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             events.Add(new EventModel(++number, Round(x) ?? 0, Round(ev.AtSeconds) ?? 0, ev.Kind, ev.Message, color, label, runWide));
         }
 
-        foreach (var opening in events.Where(e => OpensWindow(e.Kind)))
+        foreach (var opening in events.Where(e => EventWindows.Opens(e.Kind)))
         {
-            var closing = events.FirstOrDefault(e => e.X >= opening.X && e.Label == opening.Label && Closes(opening.Kind, e.Kind));
+            var closing = events.FirstOrDefault(e => e.X >= opening.X && e.Label == opening.Label && EventWindows.Closes(opening.Kind, e.Kind));
             windows.Add(new WindowModel(opening.X, closing?.X ?? length, opening.Color, opening.Label));
         }
-    }
-
-    private static bool OpensWindow(string kind) =>
-        kind.EndsWith("-down", StringComparison.OrdinalIgnoreCase) || kind.EndsWith("-start", StringComparison.OrdinalIgnoreCase);
-
-    private static bool Closes(string opening, string kind)
-    {
-        var stem = opening[..opening.LastIndexOf('-')];
-        return string.Equals(kind, stem + "-up", StringComparison.OrdinalIgnoreCase)
-            || string.Equals(kind, stem + "-end", StringComparison.OrdinalIgnoreCase);
     }
 
     // Three decimals keep the page small without visible loss on any chart.
@@ -211,6 +249,8 @@ internal sealed record GroupModel(
     IReadOnlyList<SeriesModel> Series,
     IReadOnlyList<EventModel> Events,
     IReadOnlyList<WindowModel> Windows,
+    IReadOnlyList<RecoveryModel> Recoveries,
+    IReadOnlyList<WarmUpModel> WarmUps,
     int Length,
     int Cores,
     string CoresSource);
@@ -224,16 +264,24 @@ internal sealed record SeriesModel(
     bool HasServer,
     double? IdealLatencyMs,
     double? IdealThroughput,
+    double WarmUpSeconds,
+    string? IdealMethod,
     TimelineModel Timeline,
     ByUsersModel ByUsers);
 
-/// <summary>Per-second columns; index = second since the series started. Latency in ms, CPU in % of one core.</summary>
+/// <summary>
+/// Per-second columns; index = second since the series started. Latency in ms (successful requests; server and queue
+/// time of those that reported one), error rate in %, CPU in % of one core.
+/// </summary>
 internal sealed record TimelineModel(
     IReadOnlyList<double?> Users,
     IReadOnlyList<double?> Requests,
     IReadOnlyList<double?> Failures,
+    IReadOnlyList<double?> ErrorRate,
     IReadOnlyList<double?> Mean,
     IReadOnlyList<double?> P99,
+    IReadOnlyList<double?>? ServerMean,
+    IReadOnlyList<double?>? QueueMean,
     IReadOnlyList<double?>? IntendedMean,
     IReadOnlyList<double?>? IntendedP99,
     IReadOnlyList<double?> Threads,
@@ -255,3 +303,11 @@ internal sealed record EventModel(int Number, double X, double RunSeconds, strin
 
 /// <param name="Label">The series it concerns, or null for the whole run.</param>
 internal sealed record WindowModel(double From, double To, string Color, string? Label);
+
+/// <summary>The warm-up of a series (or of all of the group's, when <paramref name="Label"/> is null): seconds 0 to <paramref name="To"/>.</summary>
+internal sealed record WarmUpModel(double To, string Color, string? Label);
+
+/// <summary>Where a series was back after an outage or fault window (<see cref="Recovery"/>), marked on its time charts.</summary>
+/// <param name="WindowEnd">When the window closed, in seconds since the series started.</param>
+/// <param name="At">The second from which it was back; null when it never was.</param>
+internal sealed record RecoveryModel(string Label, string Color, double WindowEnd, int? At, double? Seconds);

@@ -1,17 +1,34 @@
 using Harness.LoadTests.Recording;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>
 /// The figures of one series over its whole timeline. Latency comes from the merge of every second's histogram,
-/// so percentiles are those of all requests, never an average of per-second percentiles.
+/// so percentiles are those of all successful requests, never an average of per-second percentiles; failed
+/// requests have their own count, rate and latency. Seconds of the warm-up (second &lt; <see cref="SeriesInfo.WarmUpSeconds"/>)
+/// are left out of every figure.
 /// </summary>
 public sealed record SeriesSummary
 {
     public required SeriesInfo Series { get; init; }
 
-    /// <summary>Service time: from each request's send to its completion.</summary>
+    /// <summary>
+    /// Service time of the successful requests, from each one's send to its completion: what every ratio, threshold
+    /// and comparison uses. In a format 2 run it holds every request (<see cref="LatencyIncludesFailures"/>).
+    /// </summary>
     public required LatencyStats Latency { get; init; }
+
+    /// <summary>True for a format 2 run, whose files do not keep the latency of failures apart.</summary>
+    public required bool LatencyIncludesFailures { get; init; }
+
+    /// <summary>Service time of the failed requests (empty when none failed); null in a format 2 run.</summary>
+    public required LatencyStats? FailureLatency { get; init; }
+
+    /// <summary>The execution time the server reported for successful requests; null when no reply carried one.</summary>
+    public required LatencyStats? ServerTime { get; init; }
+
+    /// <summary>For the same requests: latency − server time, the time spent queueing and in transport; null with <see cref="ServerTime"/>.</summary>
+    public required LatencyStats? QueueTime { get; init; }
 
     /// <summary>Open model only: latency from each request's intended start (coordinated omission corrected).</summary>
     public required LatencyStats? IntendedLatency { get; init; }
@@ -20,14 +37,20 @@ public sealed record SeriesSummary
 
     public required long Failures { get; init; }
 
+    /// <summary>Requests that succeeded: <see cref="Requests"/> − <see cref="Failures"/>.</summary>
+    public long Successes => Requests - Failures;
+
     /// <summary>Failures ÷ requests, 0 to 1 (0 when nothing completed).</summary>
     public required double ErrorRate { get; init; }
 
     /// <summary>Failures by status, most frequent first.</summary>
     public required IReadOnlyList<KeyValuePair<string, long>> FailuresByStatus { get; init; }
 
-    /// <summary>Seconds recorded in the timeline.</summary>
+    /// <summary>Seconds recorded in the timeline after the warm-up: the seconds every figure comes from.</summary>
     public required int Seconds { get; init; }
+
+    /// <summary>Recorded seconds of the warm-up, left out of every figure (they stay in the files, the CSV and the charts).</summary>
+    public required int WarmUpSecondsLeftOut { get; init; }
 
     /// <summary>Seconds in which the series had users (or an arrival rate) or completed requests.</summary>
     public required int ActiveSeconds { get; init; }
@@ -58,6 +81,9 @@ public sealed record SeriesSummary
 
     public required double? PeakWorkingSetMb { get; init; }
 
+    /// <summary>One per outage or fault window of the series (see <see cref="Recovery"/>).</summary>
+    public required IReadOnlyList<Recovery> Recoveries { get; init; }
+
     public bool IsOpenModel => string.Equals(Series.Model, "open", StringComparison.OrdinalIgnoreCase);
 
     /// <summary>Every second's service-time histogram merged; treat as read-only.</summary>
@@ -72,12 +98,22 @@ public sealed record SeriesSummary
     /// <summary>Any percentile of the intended-start latency, in ms; null in closed-model series.</summary>
     public double? IntendedPercentileMs(double percentile) => IntendedHistogram?.ValueAtPercentile(percentile) / 1000.0;
 
-    public static SeriesSummary From(SeriesInfo series, IReadOnlyList<SecondSample> samples)
+    /// <param name="series">The series.</param>
+    /// <param name="samples">Its timeline.</param>
+    /// <param name="events">The run's events (run time), for the outage and fault windows; none when null.</param>
+    /// <param name="latencyIncludesFailures">True for a format 2 run (<see cref="RunManifest.SeparatesFailures"/> false).</param>
+    public static SeriesSummary From(
+        SeriesInfo series, IReadOnlyList<SecondSample> timeline, IReadOnlyList<RunEvent>? events = null, bool latencyIncludesFailures = false)
     {
         ArgumentNullException.ThrowIfNull(series);
-        ArgumentNullException.ThrowIfNull(samples);
+        ArgumentNullException.ThrowIfNull(timeline);
+        var ordered = timeline.OrderBy(s => s.Second).ToList();
+        var samples = ordered.Where(s => !IsWarmUp(series, s.Second)).ToList();
         var rows = SecondRow.From(samples);
         var histogram = LatencyHistogram.Merge(samples.Select(s => s.Latency));
+        var failed = LatencyHistogram.Merge(samples.Where(s => s.FailureLatency is not null).Select(s => s.FailureLatency!));
+        var serverTime = LatencyHistogram.Merge(samples.Where(s => s.ServerTime is not null).Select(s => s.ServerTime!));
+        var queueTime = LatencyHistogram.Merge(samples.Where(s => s.QueueTime is not null).Select(s => s.QueueTime!));
         var intended = samples.Any(s => s.IntendedLatency is not null)
             ? LatencyHistogram.Merge(samples.Where(s => s.IntendedLatency is not null).Select(s => s.IntendedLatency!))
             : null;
@@ -90,13 +126,10 @@ public sealed record SeriesSummary
 
         var active = samples.Count(s => s.Users > 0 || s.Requests > 0);
         var server = rows.Where(r => r.HasServer).ToList();
-        var switches = SecondRow.CounterIncrease(samples.OrderBy(s => s.Second).Select(s => ServerMetrics.ContextSwitches(s.Server)));
-        var cpuSamples = samples.OrderBy(s => s.Second)
-            .Select(s => (s.Second, Cpu: ServerMetrics.Value(s.Server, ServerMetrics.CpuSecondsTotal)))
-            .Where(s => s.Cpu is not null)
-            .ToList();
+        var switches = SecondRow.CounterIncrease(Counter(series, ordered, s => ServerMetrics.ContextSwitches(s.Server)).Select(s => (double?)s.Value));
+        var cpuSamples = Counter(series, ordered, s => ServerMetrics.Value(s.Server, ServerMetrics.CpuSecondsTotal));
         var cpuSpan = cpuSamples.Count < 2 ? 0 : cpuSamples[^1].Second - cpuSamples[0].Second;
-        var cpuSeconds = SecondRow.CounterIncrease(cpuSamples.Select(s => s.Cpu));
+        var cpuSeconds = SecondRow.CounterIncrease(cpuSamples.Select(s => (double?)s.Value));
 
         return new SeriesSummary
         {
@@ -104,12 +137,17 @@ public sealed record SeriesSummary
             Histogram = histogram,
             IntendedHistogram = intended,
             Latency = LatencyStats.From(histogram),
+            LatencyIncludesFailures = latencyIncludesFailures,
+            FailureLatency = latencyIncludesFailures ? null : LatencyStats.From(failed),
+            ServerTime = serverTime.TotalCount == 0 ? null : LatencyStats.From(serverTime),
+            QueueTime = queueTime.TotalCount == 0 ? null : LatencyStats.From(queueTime),
             IntendedLatency = intended is null ? null : LatencyStats.From(intended),
             Requests = requests,
             Failures = failures,
             ErrorRate = requests == 0 ? 0 : (double)failures / requests,
             FailuresByStatus = [.. byStatus.OrderByDescending(p => p.Value).ThenBy(p => p.Key, StringComparer.Ordinal)],
             Seconds = samples.Count,
+            WarmUpSecondsLeftOut = ordered.Count - samples.Count,
             ActiveSeconds = active,
             RequestsPerSecond = active == 0 ? 0 : (double)requests / active,
             PeakUsers = samples.Count == 0 ? 0 : samples.Max(s => s.Users),
@@ -120,6 +158,7 @@ public sealed record SeriesSummary
             ContextSwitchesPerRequest = switches is null || requests == 0 ? null : switches / requests,
             MeanCpuPercent = cpuSeconds is null || cpuSpan == 0 ? null : cpuSeconds / cpuSpan * 100,
             PeakWorkingSetMb = Peak(server, r => r.WorkingSetMb),
+            Recoveries = Recovery.For(EventWindows.For(series, events ?? []), samples),
         };
     }
 
@@ -127,7 +166,30 @@ public sealed record SeriesSummary
     public static IReadOnlyList<SeriesSummary> ForRun(RunData run)
     {
         ArgumentNullException.ThrowIfNull(run);
-        return [.. run.Manifest.Series.Select(s => From(s, TimelineOf(run, s.Id)))];
+        return [.. run.Manifest.Series.Select(s => From(s, TimelineOf(run, s.Id), run.Events, !run.Manifest.SeparatesFailures))];
+    }
+
+    /// <summary>Whether series second <paramref name="second"/> (which covers [second, second + 1)) is warm-up: second &lt; WarmUpSeconds.</summary>
+    public static bool IsWarmUp(SeriesInfo series, int second)
+    {
+        ArgumentNullException.ThrowIfNull(series);
+        return second < series.WarmUpSeconds;
+    }
+
+    /// <summary>The timeline without its warm-up seconds: what every statistic is computed from.</summary>
+    public static IReadOnlyList<SecondSample> Measured(SeriesInfo series, IReadOnlyList<SecondSample> timeline)
+    {
+        ArgumentNullException.ThrowIfNull(timeline);
+        return [.. timeline.Where(s => !IsWarmUp(series, s.Second))];
+    }
+
+    // A counter's scrapes after the warm-up, preceded by its last scrape in the warm-up: the counter grew across the
+    // boundary, and its increase over the measured time counts from there.
+    private static List<(int Second, double Value)> Counter(SeriesInfo series, List<SecondSample> ordered, Func<SecondSample, double?> read)
+    {
+        var values = ordered.Select(s => (s.Second, Value: read(s))).Where(s => s.Value is not null).Select(s => (s.Second, Value: s.Value!.Value)).ToList();
+        var start = values.FindIndex(s => !IsWarmUp(series, s.Second));
+        return start < 0 ? [] : values[Math.Max(0, start - 1)..];
     }
 
     internal static IReadOnlyList<SecondSample> TimelineOf(RunData run, string seriesId) =>

@@ -1,7 +1,8 @@
 using System.Text;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting.Formats;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>One figure of a series in run A and run B.</summary>
 /// <param name="PercentChange">(B − A) ÷ A × 100; 0 when both are 0; null when A is 0 and B is not, or either is missing.</param>
@@ -44,6 +45,9 @@ public sealed record RunComparison(
     public const string IntendedMeanMs = "intended mean ms";
     public const string IntendedP99Ms = "intended p99 ms";
 
+    /// <summary>How the runs differ in profile, time scale, operation parameters, warm-up or raw format (<see cref="RunDifferences"/>).</summary>
+    public IReadOnlyList<string> Differences { get; init; } = [];
+
     /// <summary>
     /// Matches series by id first, then the rest by stack + operation + mode (so a renamed target still pairs up);
     /// series left over are listed as present in one run only.
@@ -78,15 +82,29 @@ public sealed record RunComparison(
             }
         }
 
-        return new RunComparison(a.Manifest.RunId, b.Manifest.RunId, matched, [.. before.Select(s => s.Series)], [.. after.Select(s => s.Series)]);
+        return new RunComparison(a.Manifest.RunId, b.Manifest.RunId, matched, [.. before.Select(s => s.Series)], [.. after.Select(s => s.Series)])
+        {
+            Differences = RunDifferences.Between(a.Manifest, b.Manifest, matched.Select(m => (m.Before.Series, m.After.Series))),
+        };
     }
 
     /// <summary>For the console: a one-line-per-series overview of changes, then every figure of each series.</summary>
     public string ToText()
     {
         var text = new StringBuilder();
-        text.AppendLine($"Comparing run {RunA} (A) with run {RunB} (B); change = (B - A) / A.");
+        text.AppendLine($"Comparing run {RunA} (A) with run {RunB} (B); change = (B - A) / A. Warm-up seconds are left out.");
         text.AppendLine();
+        if (Differences.Count > 0)
+        {
+            text.AppendLine("The runs differ in what they asked, so a change may come from that rather than from the code:");
+            foreach (var difference in Differences)
+            {
+                text.AppendLine("  - " + difference);
+            }
+
+            text.AppendLine();
+        }
+
         if (Matched.Count > 0)
         {
             text.AppendLine("Changes, B against A:");
@@ -109,8 +127,20 @@ public sealed record RunComparison(
         var text = new StringBuilder();
         text.AppendLine($"# Run {RunB} compared with run {RunA}");
         text.AppendLine();
-        text.AppendLine($"A = `{RunA}`, B = `{RunB}`; change = (B − A) ÷ A. \"n/a\" means A was 0 and B was not.");
+        text.AppendLine($"A = `{RunA}`, B = `{RunB}`; change = (B − A) ÷ A. \"n/a\" means A was 0 and B was not. Warm-up seconds are left out.");
         text.AppendLine();
+        if (Differences.Count > 0)
+        {
+            text.AppendLine("The runs differ in what they asked, so a change may come from that rather than from the code:");
+            text.AppendLine();
+            foreach (var difference in Differences)
+            {
+                text.AppendLine("- " + difference);
+            }
+
+            text.AppendLine();
+        }
+
         if (Matched.Count > 0)
         {
             text.AppendLine("## Changes");

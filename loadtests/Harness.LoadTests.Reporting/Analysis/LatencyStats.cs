@@ -1,6 +1,6 @@
 using Harness.LoadTests.Recording;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>Latency figures in milliseconds, read from one histogram (percentiles are never averaged).</summary>
 public sealed record LatencyStats(long Count, double MeanMs, double P50Ms, double P90Ms, double P99Ms, double MaxMs)

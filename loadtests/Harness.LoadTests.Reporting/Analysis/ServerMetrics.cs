@@ -1,4 +1,4 @@
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>
 /// Reads the target's scraped /metrics values. Keys are <c>name</c> or <c>name{labels}</c> as in Prometheus text;

@@ -1,7 +1,8 @@
 using System.Text;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting.Analysis;
 
-namespace Harness.LoadTests.Reporting;
+namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>The files a report consists of, as written.</summary>
 /// <param name="Html">index.html: the self-contained comparison report.</param>
@@ -22,13 +23,19 @@ public static class ReportWriter
     private static readonly UTF8Encoding Utf8NoBom = new(encoderShouldEmitUTF8Identifier: false);
 
     /// <summary>
-    /// Writes <c>index.html</c>, <c>summary.md</c> and <c>csv/&lt;series&gt;.csv</c> under <paramref name="runDirectory"/>
-    /// (created if missing; existing report files are replaced). Threshold results, when given, appear in the HTML and Markdown.
+    /// Writes <c>index.html</c>, <c>summary.md</c> and <c>csv/&lt;series&gt;.csv</c> under <paramref name="directory"/>
+    /// (created if missing; existing report files are replaced).
     /// </summary>
-    public static ReportFiles WriteAll(RunData run, string runDirectory, IReadOnlyList<ThresholdResult>? thresholds = null)
+    /// <param name="run">The run, as <c>RawRunReader.Read</c> gave it.</param>
+    /// <param name="directory">Where to write (the run folder).</param>
+    /// <param name="results">Threshold results, shown in the HTML and Markdown when given.</param>
+    /// <param name="warnings">What the reader tolerated (<c>RawRunReader.Read(dir, out warnings)</c>), shown at the top of the HTML and Markdown.</param>
+    public static ReportFiles WriteAll(
+        RunData run, string directory, IReadOnlyList<ThresholdResult>? results = null, IReadOnlyList<string>? warnings = null)
     {
         ArgumentNullException.ThrowIfNull(run);
-        ArgumentException.ThrowIfNullOrWhiteSpace(runDirectory);
+        ArgumentException.ThrowIfNullOrWhiteSpace(directory);
+        var runDirectory = directory;
         Directory.CreateDirectory(runDirectory);
         var csvDirectory = Path.Combine(runDirectory, CsvDirectoryName);
         Directory.CreateDirectory(csvDirectory);
@@ -37,15 +44,15 @@ public static class ReportWriter
         foreach (var series in run.Manifest.Series)
         {
             var path = Path.Combine(csvDirectory, CsvReport.FileNameFor(series.Id));
-            File.WriteAllText(path, CsvReport.Render(SeriesSummary.TimelineOf(run, series.Id)), Utf8NoBom);
+            File.WriteAllText(path, CsvReport.Render(SeriesSummary.TimelineOf(run, series.Id), series.WarmUpSeconds), Utf8NoBom);
             csv.Add(path);
         }
 
         var markdown = Path.Combine(runDirectory, MarkdownFileName);
-        File.WriteAllText(markdown, MarkdownReport.Render(run, thresholds), Utf8NoBom);
+        File.WriteAllText(markdown, MarkdownReport.Render(run, results, warnings), Utf8NoBom);
 
         var html = Path.Combine(runDirectory, HtmlFileName);
-        File.WriteAllText(html, HtmlReport.Render(run, thresholds), Utf8NoBom);
+        File.WriteAllText(html, HtmlReport.Render(run, results, warnings), Utf8NoBom);
         return new ReportFiles(html, markdown, csv);
     }
 }

@@ -1,0 +1,109 @@
+using Harness.LoadTests.Recording;
+
+namespace Harness.LoadTests.Reporting.Analysis;
+
+/// <summary>The figures modes are compared on.</summary>
+public enum ModeFigure
+{
+    Mean,
+    P50,
+    P90,
+    P99,
+    Max,
+    RequestsPerSecond,
+    ErrorRate,
+    PeakThreads,
+    ContextSwitchesPerRequest,
+    IntendedMean,
+    IntendedP99,
+}
+
+/// <summary>How each <see cref="ModeFigure"/> is read from a series, and which way is better.</summary>
+public static class ModeFigures
+{
+    public static IReadOnlyList<ModeFigure> All { get; } = Enum.GetValues<ModeFigure>();
+
+    /// <summary>The series' figure; null when not measured (no successful request for latency, no server samples).</summary>
+    public static double? Read(SeriesSummary summary, ModeFigure figure)
+    {
+        ArgumentNullException.ThrowIfNull(summary);
+        var latency = summary.Latency.Count > 0 ? summary.Latency : null;
+        var intended = summary.IntendedLatency is { Count: > 0 } i ? i : null;
+        return figure switch
+        {
+            ModeFigure.Mean => latency?.MeanMs,
+            ModeFigure.P50 => latency?.P50Ms,
+            ModeFigure.P90 => latency?.P90Ms,
+            ModeFigure.P99 => latency?.P99Ms,
+            ModeFigure.Max => latency?.MaxMs,
+            ModeFigure.RequestsPerSecond => summary.RequestsPerSecond,
+            ModeFigure.ErrorRate => summary.ErrorRate,
+            ModeFigure.PeakThreads => summary.PeakThreads,
+            ModeFigure.ContextSwitchesPerRequest => summary.ContextSwitchesPerRequest,
+            ModeFigure.IntendedMean => intended?.MeanMs,
+            _ => intended?.P99Ms,
+        };
+    }
+
+    /// <summary>Lower is better for latency, errors, threads and context switches; higher for req/s.</summary>
+    public static bool LowerIsBetter(ModeFigure figure) => figure != ModeFigure.RequestsPerSecond;
+
+    public static string Name(ModeFigure figure) => figure switch
+    {
+        ModeFigure.Mean => "mean",
+        ModeFigure.P50 => "p50",
+        ModeFigure.P90 => "p90",
+        ModeFigure.P99 => "p99",
+        ModeFigure.Max => "max",
+        ModeFigure.RequestsPerSecond => "req/s",
+        ModeFigure.ErrorRate => "error rate",
+        ModeFigure.PeakThreads => "peak threads",
+        ModeFigure.ContextSwitchesPerRequest => "ctx sw/req",
+        ModeFigure.IntendedMean => "intended mean",
+        _ => "intended p99",
+    };
+}
+
+/// <summary>
+/// One mode of a group: the repetitions of a repeated mode (<see cref="SeriesInfo.Repetition"/> &gt; 0), or a single
+/// series. Each figure is the median of its repetitions with its spread, and its ratio to the baseline mode's.
+/// </summary>
+public sealed class ModeSummary
+{
+    private readonly Dictionary<ModeFigure, Spread?> _spreads;
+    private Dictionary<ModeFigure, ModeRatio>? _ratios;
+
+    /// <param name="label">The mode, or the series' label when it is a single series sharing its mode with others.</param>
+    /// <param name="mode">The scheduling mode.</param>
+    /// <param name="rows">Its series, in repetition order.</param>
+    public ModeSummary(string label, string mode, IReadOnlyList<ModeRow> rows)
+    {
+        Label = label;
+        Mode = mode;
+        Rows = rows;
+        _spreads = ModeFigures.All.ToDictionary(f => f, f => Spread.Of(rows.Select(r => ModeFigures.Read(r.Summary, f)).OfType<double>()));
+    }
+
+    public string Label { get; }
+
+    public string Mode { get; }
+
+    public IReadOnlyList<ModeRow> Rows { get; }
+
+    /// <summary>True for the repetitions of a mode (even if only one was recorded).</summary>
+    public bool IsRepeated => Rows.Any(r => r.Summary.Series.Repetition > 0);
+
+    /// <summary>The median, bounds and A/A spread of the figure over the repetitions that measured it; null when none did.</summary>
+    public Spread? Of(ModeFigure figure) => _spreads[figure];
+
+    /// <summary>This mode's figure ÷ the baseline mode's, with its spread and verdict.</summary>
+    public ModeRatio RatioOf(ModeFigure figure) =>
+        _ratios?.GetValueOrDefault(figure) ?? throw new InvalidOperationException("Ratios are set when the group is built.");
+
+    internal void CompareWith(ModeSummary baseline)
+    {
+        _ratios = ReferenceEquals(baseline, this)
+            ? ModeFigures.All.ToDictionary(f => f, f => Of(f) is null ? ModeRatio.Between(null, null, true) : ModeRatio.Base)
+            : ModeFigures.All.ToDictionary(f => f, f => ModeRatio.Between(Of(f), baseline.Of(f), ModeFigures.LowerIsBetter(f)));
+    }
+}

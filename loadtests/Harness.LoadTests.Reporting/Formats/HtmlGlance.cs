@@ -1,0 +1,88 @@
+using System.Globalization;
+using System.Text;
+using Harness.LoadTests.Reporting.Analysis;
+using static Harness.LoadTests.Reporting.Formats.Html;
+
+namespace Harness.LoadTests.Reporting.Formats;
+
+/// <summary>The report's "At a glance" table: one row per mode of every group (a repeated mode's medians on one row).</summary>
+internal static class HtmlGlance
+{
+    public static void Append(
+        StringBuilder html, IReadOnlyList<ModeComparisonGroup> groups, IReadOnlyDictionary<string, string> colors, IReadOnlyList<ThresholdResult>? thresholds)
+    {
+        html.AppendLine("<section class=\"panel\" id=\"glance\">");
+        html.AppendLine("<h2>At a glance</h2>");
+        html.AppendLine("<p class=\"lead\">Every mode of the run. Latency is the service time of the successful requests of the series (merged histograms); "
+            + "failed requests have their own count, rate and latency in each group's summary; "
+            + "req/s is requests ÷ active seconds; \"÷ ideal\" is the mean against the series' best possible latency (the stub's delay, one Compute call alone); "
+            + "ratios compare each mode with its group's baseline (threadpool where present): green is better, red worse by more than 5 %. "
+            + "A repeated mode (\"N runs\") shows the median of its repetitions, and each ratio its spread; a ratio whose spread crosses 1 is \"within noise\".</p>");
+        if (thresholds is { Count: > 0 })
+        {
+            var failed = thresholds.Count(t => !t.Passed);
+            html.AppendLine(failed == 0
+                ? $"<div class=\"notice ok\"><a href=\"#thresholds\">All {thresholds.Count} threshold checks passed.</a></div>"
+                : $"<div class=\"notice error\"><a href=\"#thresholds\">{failed} of {thresholds.Count} threshold checks failed.</a></div>");
+        }
+
+        html.AppendLine("<div class=\"table-wrap\"><table class=\"data\">");
+        html.AppendLine("<thead><tr><th class=\"text\">stack · operation</th><th class=\"text\">mode</th><th>peak users</th><th>requests</th><th>req/s</th>"
+            + "<th>mean ms</th><th>p99 ms</th><th>mean ÷ ideal</th><th>errors</th><th>peak threads</th><th>peak busy</th><th>ctx sw / req</th><th>peak MB</th>"
+            + "<th class=\"sep\">mean vs base</th><th>p99 vs base</th><th>req/s vs base</th><th>ctx/req vs base</th></tr></thead><tbody>");
+        foreach (var group in groups)
+        {
+            var first = true;
+            foreach (var mode in group.Modes)
+            {
+                html.Append(first ? "<tr class=\"group-start\">" : "<tr>");
+                html.Append(first ? $"<td class=\"text\"><a href=\"#g-{E(group.Key)}\">{E(group.Title)}</a></td>" : "<td></td>");
+                if (mode.IsRepeated)
+                {
+                    AppendMedians(html, mode, colors);
+                }
+                else
+                {
+                    AppendSeries(html, mode.Rows[0], colors);
+                }
+
+                html.Append(ModeRatioCell(mode.RatioOf(ModeFigure.Mean), separator: true))
+                    .Append(ModeRatioCell(mode.RatioOf(ModeFigure.P99)))
+                    .Append(ModeRatioCell(mode.RatioOf(ModeFigure.RequestsPerSecond)))
+                    .Append(ModeRatioCell(mode.RatioOf(ModeFigure.ContextSwitchesPerRequest)));
+                html.AppendLine("</tr>");
+                first = false;
+            }
+        }
+
+        html.AppendLine("</tbody></table></div>");
+        html.AppendLine("</section>");
+    }
+
+    private static void AppendSeries(StringBuilder html, ModeRow row, IReadOnlyDictionary<string, string> colors)
+    {
+        var s = row.Summary;
+        var ideal = s.Series.IdealLatencyMs is > 0 && s.Latency.Count > 0 ? s.Latency.MeanMs / s.Series.IdealLatencyMs : null;
+        html.Append(CultureInfo.InvariantCulture,
+            $"<td class=\"text\">{Chip(row.Label, colors[row.Label])}</td><td>{Format.Integer(s.PeakUsers)}</td><td>{Format.Integer(s.Requests)}</td>"
+            + $"<td>{Format.Number(s.RequestsPerSecond)}</td><td>{LatencyCell(s, s.Latency.MeanMs)}</td><td>{LatencyCell(s, s.Latency.P99Ms)}</td>"
+            + $"<td>{Format.Ratio(ideal)}</td><td>{ErrorsCell(s)}</td><td>{Format.Integer(s.PeakThreads)}</td><td>{Format.Integer(s.PeakBusyThreads)}</td>"
+            + $"<td>{Format.Number(s.ContextSwitchesPerRequest)}</td><td>{Format.Integer(s.PeakWorkingSetMb)}</td>");
+    }
+
+    // A repeated mode: the median of each figure over its repetitions.
+    private static void AppendMedians(StringBuilder html, ModeSummary mode, IReadOnlyDictionary<string, string> colors)
+    {
+        double? Median(Func<SeriesSummary, double?> read) => Spread.Of(mode.Rows.Select(r => read(r.Summary)).OfType<double>())?.Median;
+        var mean = mode.Of(ModeFigure.Mean)?.Median;
+        var idealMs = mode.Rows[0].Summary.Series.IdealLatencyMs;
+        var errors = mode.Of(ModeFigure.ErrorRate)?.Median;
+        html.Append(CultureInfo.InvariantCulture,
+            $"<td class=\"text\">{Chip($"{mode.Label} ({mode.Rows.Count} runs)", colors[mode.Label])}</td><td>{Format.Integer(Median(s => s.PeakUsers))}</td>"
+            + $"<td>{Format.Integer(Median(s => s.Requests))}</td><td>{Format.Number(mode.Of(ModeFigure.RequestsPerSecond)?.Median)}</td>"
+            + $"<td>{Format.Number(mean)}</td><td>{Format.Number(mode.Of(ModeFigure.P99)?.Median)}</td>"
+            + $"<td>{Format.Ratio(idealMs is > 0 ? mean / idealMs : null)}</td><td>{(errors == 0 ? "0" : Format.Rate(errors))}</td>"
+            + $"<td>{Format.Integer(mode.Of(ModeFigure.PeakThreads)?.Median)}</td><td>{Format.Integer(Median(s => s.PeakBusyThreads))}</td>"
+            + $"<td>{Format.Number(mode.Of(ModeFigure.ContextSwitchesPerRequest)?.Median)}</td><td>{Format.Integer(Median(s => s.PeakWorkingSetMb))}</td>");
+    }
+}

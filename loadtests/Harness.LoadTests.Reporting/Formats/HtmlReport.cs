@@ -1,0 +1,231 @@
+using System.Globalization;
+using System.Reflection;
+using System.Text;
+using System.Text.Json;
+using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting.Analysis;
+using static Harness.LoadTests.Reporting.Formats.Html;
+
+namespace Harness.LoadTests.Reporting.Formats;
+
+/// <summary>
+/// The comparison report as one self-contained HTML page: tables rendered here, charts drawn in the browser by the
+/// inlined Chart.js from the inline JSON (<see cref="ReportModel"/>). Nothing is fetched when the page opens.
+/// </summary>
+public static class HtmlReport
+{
+    /// <summary>The chart library inlined into every report, as recorded in web/package.json.</summary>
+    public const string ChartLibrary = "Chart.js 4.6.1 (MIT)";
+
+    // The default encoder escapes <, >, & and quotes, so the JSON cannot close its <script> element.
+    private static readonly JsonSerializerOptions JsonOptions = new() { PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
+
+    private static readonly Lazy<string> ChartScript = new(() => ScriptSafe(StripSourceMap(Resource("chart.js"))));
+    // web/charts/: the shared helpers first, main (which draws every group) last.
+    private static readonly string[] PageScripts = ["base.js", "classic.js", "client.js", "server.js", "main.js"];
+
+    private static readonly Lazy<string> PageScript = new(() => ScriptSafe(string.Join('\n', PageScripts.Select(name => Resource("charts." + name)))));
+    private static readonly Lazy<string> StyleSheet = new(() => Resource("report.css"));
+
+    /// <param name="run">The run.</param>
+    /// <param name="thresholds">Threshold results, when thresholds were given.</param>
+    /// <param name="warnings">What the raw files' reader tolerated; shown in the page's header.</param>
+    public static string Render(RunData run, IReadOnlyList<ThresholdResult>? thresholds = null, IReadOnlyList<string>? warnings = null)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        var summaries = SeriesSummary.ForRun(run);
+        var groups = ModeComparison.Build(run.Manifest, summaries);
+        var model = ReportModel.Build(run, groups);
+        var colors = ReportModel.ColorsFor(run, groups);
+        var m = run.Manifest;
+
+        var html = new StringBuilder(512 * 1024);
+        html.AppendLine("<!DOCTYPE html>");
+        html.AppendLine("<html lang=\"en\">");
+        html.AppendLine("<head>");
+        html.AppendLine("<meta charset=\"utf-8\">");
+        html.AppendLine("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+        html.AppendLine(CultureInfo.InvariantCulture, $"<title>Harness report · {E(m.RunId)} · {E(m.Profile)}</title>");
+        html.Append("<style>").Append(StyleSheet.Value).AppendLine("</style>");
+        html.AppendLine("</head>");
+        html.AppendLine("<body>");
+
+        AppendHeader(html, m, ReportModel.LegendOf(colors, groups).ToDictionary(label => label, label => colors[label]), warnings ?? []);
+        AppendNav(html, groups, thresholds, run.Events.Count > 0);
+        html.AppendLine("<main>");
+        html.AppendLine("<noscript><div class=\"notice\">The charts need JavaScript; the tables below do not.</div></noscript>");
+        html.AppendLine("<div id=\"report-errors\"></div>");
+        if (!m.SeparatesFailures)
+        {
+            html.AppendLine(CultureInfo.InvariantCulture,
+                $"<div class=\"notice\">This run is in raw format {m.FormatVersion}, which does not keep failed requests apart: its latency figures include the failed requests.</div>");
+        }
+
+        HtmlGlance.Append(html, groups, colors, thresholds);
+        if (thresholds is { Count: > 0 })
+        {
+            AppendThresholds(html, thresholds);
+        }
+
+        for (var i = 0; i < groups.Count; i++)
+        {
+            HtmlGroupSection.Append(html, groups[i], model.Groups[i], colors, i);
+        }
+
+        AppendEventsAndSettings(html, run);
+        html.AppendLine("</main>");
+        html.AppendLine(CultureInfo.InvariantCulture,
+            $"<footer>Harness {E(m.Machine.HarnessVersion)} · run {E(m.RunId)} · charts by {E(ChartLibrary)}, inlined: this file opens offline.</footer>");
+
+        html.Append("<script type=\"application/json\" id=\"report-data\">")
+            .Append(JsonSerializer.Serialize(model, JsonOptions))
+            .AppendLine("</script>");
+        html.Append("<script>").Append(ChartScript.Value).AppendLine("</script>");
+        html.Append("<script>").Append(PageScript.Value).AppendLine("</script>");
+        html.AppendLine("</body>");
+        html.AppendLine("</html>");
+        return html.ToString();
+    }
+
+    private static void AppendHeader(StringBuilder html, RunManifest m, IReadOnlyDictionary<string, string> colors, IReadOnlyList<string> warnings)
+    {
+        html.AppendLine("<header class=\"top\">");
+        html.AppendLine("<div class=\"brand\">Harness · load test report</div>");
+        html.AppendLine(CultureInfo.InvariantCulture, $"<h1>Run {E(m.RunId)}</h1>");
+        html.AppendLine(CultureInfo.InvariantCulture,
+            $"<div class=\"meta\">profile <b>{E(m.Profile)}</b> · time scale <b>{Format.Plain(m.TimeScale)}</b> · started <b>{E(m.StartedAt.ToString("yyyy-MM-dd HH:mm:ss zzz", CultureInfo.InvariantCulture))}</b> · "
+            + $"{m.Machine.ProcessorCount} cores · {E(m.Machine.OperatingSystem)} · .NET {E(m.Machine.RuntimeVersion)} · {m.Series.Count} series</div>");
+        html.Append("<div class=\"modes\">");
+        foreach (var (label, color) in colors)
+        {
+            html.Append(Chip(label, color));
+        }
+
+        html.AppendLine("</div>");
+        if (warnings.Count > 0)
+        {
+            html.AppendLine(CultureInfo.InvariantCulture,
+                $"<div class=\"warnings\" id=\"warnings\"><b>Warnings: the raw files were damaged or incomplete ({warnings.Count}).</b> Figures cover what could be read.<ul>");
+            foreach (var warning in warnings)
+            {
+                html.AppendLine(CultureInfo.InvariantCulture, $"<li>{E(warning)}</li>");
+            }
+
+            html.AppendLine("</ul></div>");
+        }
+
+        html.AppendLine("</header>");
+    }
+
+    private static void AppendNav(StringBuilder html, IReadOnlyList<ModeComparisonGroup> groups, IReadOnlyList<ThresholdResult>? thresholds, bool hasEvents)
+    {
+        html.Append("<nav class=\"toc\"><a href=\"#glance\">At a glance</a>");
+        if (thresholds is { Count: > 0 })
+        {
+            var failed = thresholds.Count(t => !t.Passed);
+            html.Append(CultureInfo.InvariantCulture, $"<a href=\"#thresholds\">Thresholds ({(failed == 0 ? "all pass" : $"{failed} failed")})</a>");
+        }
+
+        foreach (var group in groups)
+        {
+            html.Append(CultureInfo.InvariantCulture, $"<a href=\"#g-{E(group.Key)}\">{E(group.Title)}</a>");
+        }
+
+        if (hasEvents)
+        {
+            html.Append("<a href=\"#events\">Events</a>");
+        }
+
+        html.AppendLine("<a href=\"#settings\">Settings</a></nav>");
+    }
+
+    private static void AppendThresholds(StringBuilder html, IReadOnlyList<ThresholdResult> thresholds)
+    {
+        html.AppendLine("<section class=\"panel\" id=\"thresholds\">");
+        html.AppendLine("<h2>Thresholds</h2>");
+        html.AppendLine("<p class=\"lead\">Each threshold checked on every series its scope matches. A scope that matches nothing, or a figure that was not measured, fails.</p>");
+        html.AppendLine("<div class=\"table-wrap\"><table class=\"data\"><thead><tr><th class=\"text\">result</th><th class=\"text\">threshold</th><th class=\"text\">series</th><th>actual</th><th class=\"text\">detail</th></tr></thead><tbody>");
+        foreach (var t in thresholds)
+        {
+            html.AppendLine(CultureInfo.InvariantCulture,
+                $"<tr><td class=\"text {(t.Passed ? "pass" : "fail")}\">{(t.Passed ? "pass" : "FAIL")}</td><td class=\"text\"><code>{E(t.Threshold.Expression)}</code></td>"
+                + $"<td class=\"text\">{E(t.SeriesId ?? Format.Missing)}</td><td>{E(t.Actual is { } a ? t.Threshold.FormatValue(a) : Format.Missing)}</td><td class=\"wrap\">{E(t.Message)}</td></tr>");
+        }
+
+        html.AppendLine("</tbody></table></div>");
+        html.AppendLine("</section>");
+    }
+
+    private static void AppendEventsAndSettings(StringBuilder html, RunData run)
+    {
+        var m = run.Manifest;
+        if (run.Events.Count > 0)
+        {
+            html.AppendLine("<section class=\"panel\" id=\"events\">");
+            html.AppendLine("<h2>Events</h2>");
+            html.AppendLine("<p class=\"lead\">Everything the runner recorded, in seconds since the run started.</p>");
+            html.AppendLine("<div class=\"table-wrap\"><table class=\"data\"><thead><tr><th>run s</th><th class=\"text\">kind</th><th class=\"text\">series</th><th class=\"text\">message</th></tr></thead><tbody>");
+            foreach (var ev in run.Events.OrderBy(e => e.AtSeconds))
+            {
+                html.AppendLine(CultureInfo.InvariantCulture,
+                    $"<tr><td>{Format.Seconds(ev.AtSeconds)}</td><td class=\"text\">{E(ev.Kind)}</td><td class=\"text\">{E(ev.SeriesId ?? "whole run")}</td><td class=\"wrap\">{E(ev.Message)}</td></tr>");
+            }
+
+            html.AppendLine("</tbody></table></div>");
+            html.AppendLine("</section>");
+        }
+
+        html.AppendLine("<section class=\"panel\" id=\"settings\">");
+        html.AppendLine("<h2>Settings</h2>");
+        html.AppendLine("<dl class=\"settings\">");
+        void Item(string name, string valueHtml) => html.AppendLine(CultureInfo.InvariantCulture, $"<dt>{E(name)}</dt><dd>{valueHtml}</dd>");
+        Item("run id", $"<code>{E(m.RunId)}</code>");
+        Item("started", E(m.StartedAt.ToString("O", CultureInfo.InvariantCulture)));
+        Item("profile", E(m.Profile));
+        Item("time scale", E(Format.Plain(m.TimeScale)) + " (every duration of the profile multiplied by this)");
+        Item("modes", string.Join(", ", m.Modes.Select(E)));
+        Item("machine", E($"{m.Machine.ProcessorCount} cores · {m.Machine.OperatingSystem} · .NET {m.Machine.RuntimeVersion}"));
+        Item("harness version", E(m.Machine.HarnessVersion));
+        Item("command line", $"<code>{E(m.CommandLine)}</code>");
+        Item("agents", m.Agents.Count == 0 ? Format.Missing : string.Join(", ", m.Agents.Select(a => $"<code>{E(a)}</code>")));
+        Item("raw format version", E(m.FormatVersion.ToString(CultureInfo.InvariantCulture)));
+        html.AppendLine("</dl>");
+        html.AppendLine("<h3>Profile definition</h3>");
+        html.AppendLine(CultureInfo.InvariantCulture, $"<pre>{E(PrettyJson(m.ProfileDefinition))}</pre>");
+        html.AppendLine("</section>");
+    }
+
+    private static string PrettyJson(string json)
+    {
+        if (string.IsNullOrWhiteSpace(json))
+        {
+            return Format.Missing;
+        }
+
+        try
+        {
+            using var document = JsonDocument.Parse(json);
+            return JsonSerializer.Serialize(document.RootElement, new JsonSerializerOptions { WriteIndented = true });
+        }
+        catch (JsonException)
+        {
+            return json;
+        }
+    }
+
+    private static string Resource(string name)
+    {
+        var assembly = typeof(HtmlReport).Assembly;
+        using var stream = assembly.GetManifestResourceStream($"Harness.LoadTests.Reporting.{name}")
+            ?? throw new InvalidOperationException($"The report resource '{name}' is missing from {assembly.GetName().Name}; rebuild the project (it runs npm ci).");
+        using var reader = new StreamReader(stream, Encoding.UTF8);
+        return reader.ReadToEnd();
+    }
+
+    // The map file is not shipped, and a browser's developer tools would try to fetch it.
+    private static string StripSourceMap(string script) =>
+        string.Join('\n', script.Split('\n').Where(line => !line.StartsWith("//# sourceMappingURL=", StringComparison.Ordinal)));
+
+    // "</script" inside inline code would end the element early; "<\/" means the same in JavaScript.
+    private static string ScriptSafe(string script) => script.Replace("</script", "<\\/script", StringComparison.OrdinalIgnoreCase);
+}

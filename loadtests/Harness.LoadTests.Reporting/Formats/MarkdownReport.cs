@@ -1,0 +1,255 @@
+using System.Globalization;
+using System.Text;
+using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting.Analysis;
+
+namespace Harness.LoadTests.Reporting.Formats;
+
+/// <summary>The report's tables in Markdown (summary.md): the counterpart of NBomber's Markdown report.</summary>
+public static class MarkdownReport
+{
+    /// <param name="run">The run.</param>
+    /// <param name="thresholds">Threshold results, when thresholds were given.</param>
+    /// <param name="warnings">What the raw files' reader tolerated; listed under the run's heading.</param>
+    public static string Render(RunData run, IReadOnlyList<ThresholdResult>? thresholds = null, IReadOnlyList<string>? warnings = null)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        var m = run.Manifest;
+        var groups = ModeComparison.Build(run);
+        var md = new StringBuilder();
+        md.AppendLine(CultureInfo.InvariantCulture, $"# Run {m.RunId}");
+        md.AppendLine();
+        if (warnings is { Count: > 0 })
+        {
+            md.AppendLine(CultureInfo.InvariantCulture, $"**Warnings: the raw files were damaged or incomplete ({warnings.Count}).** Figures cover what could be read.");
+            md.AppendLine();
+            foreach (var warning in warnings)
+            {
+                md.AppendLine(CultureInfo.InvariantCulture, $"- {warning}");
+            }
+
+            md.AppendLine();
+        }
+
+        md.AppendLine(CultureInfo.InvariantCulture,
+            $"Profile `{m.Profile}`, time scale {Format.Plain(m.TimeScale)}, started {m.StartedAt.ToString("yyyy-MM-dd HH:mm:ss zzz", CultureInfo.InvariantCulture)}; "
+            + $"modes {string.Join(", ", m.Modes)}; {m.Machine.ProcessorCount} cores, {m.Machine.OperatingSystem}, .NET {m.Machine.RuntimeVersion}, harness {m.Machine.HarnessVersion}.");
+        md.AppendLine();
+        md.AppendLine(CultureInfo.InvariantCulture, $"Command: `{m.CommandLine}`");
+        md.AppendLine();
+        md.AppendLine("Latency in ms is the service time of the successful requests of a series (merged histograms); failed requests have their own "
+            + "count, rate and latency; req/s = requests ÷ active seconds; ratios are against the group's baseline mode. docs/report.md explains every column.");
+        if (!m.SeparatesFailures)
+        {
+            md.AppendLine();
+            md.AppendLine(CultureInfo.InvariantCulture,
+                $"This run is in raw format {m.FormatVersion}, which does not keep failed requests apart: its latency includes the failed requests.");
+        }
+
+        if (thresholds is { Count: > 0 })
+        {
+            md.AppendLine();
+            md.AppendLine("## Thresholds");
+            md.AppendLine();
+            md.Append(ThresholdEvaluator.ToMarkdown(thresholds));
+            md.AppendLine();
+            md.AppendLine(CultureInfo.InvariantCulture, $"{thresholds.Count(t => !t.Passed)} of {thresholds.Count} threshold checks failed.");
+        }
+
+        foreach (var group in groups)
+        {
+            md.AppendLine();
+            md.AppendLine(CultureInfo.InvariantCulture, $"## {group.Stack} · {group.Operation}");
+            md.AppendLine();
+            md.Append(SummaryTable(group).ToMarkdown());
+            md.AppendLine();
+            md.Append(RatioTable(group).ToMarkdown());
+            if (group.HasRepetitions)
+            {
+                md.AppendLine();
+                md.AppendLine(CultureInfo.InvariantCulture,
+                    $"Modes over their repetitions: the median, with the min–max of the repetitions (from {Spread.IntervalFrom} repetitions on, the distribution-free "
+                    + $"confidence interval of the median); A/A = largest ÷ smallest repetition − 1. A ratio's spread runs from the mode's low ÷ the baseline's "
+                    + $"high to its high ÷ the baseline's low.");
+                md.AppendLine();
+                md.Append(ModesTable(group).ToMarkdown());
+            }
+
+            var failing = group.Rows.Where(r => r.Summary.FailuresByStatus.Count > 0).ToList();
+            if (failing.Count > 0)
+            {
+                md.AppendLine();
+                md.AppendLine("Failures by status:");
+                md.AppendLine();
+                foreach (var row in failing)
+                {
+                    md.AppendLine(CultureInfo.InvariantCulture, $"- {row.Label}: {Format.FailuresByStatus(row.Summary.FailuresByStatus)}");
+                }
+            }
+
+            if (group.Rows.Any(r => r.Summary.ServerTime is not null))
+            {
+                md.AppendLine();
+                md.AppendLine("Server execution time of the successful requests whose reply carried it, and their latency minus it (queueing and transport):");
+                md.AppendLine();
+                md.Append(ServerTimeTable(group).ToMarkdown());
+            }
+
+            if (RecoveryTable(group) is { RowCount: > 0 } recoveries)
+            {
+                md.AppendLine();
+                md.AppendLine(CultureInfo.InvariantCulture,
+                    $"Time to recover after each outage or fault window (back: {Recovery.HoldSeconds} s in a row at ≥ {Recovery.ThroughputShare * 100:0} % of the "
+                    + $"successful req/s of the {Recovery.BaselineSeconds} s before the window, p99 ≤ {Recovery.P99Factor:0.0#} × theirs):");
+                md.AppendLine();
+                md.Append(recoveries.ToMarkdown());
+            }
+        }
+
+        if (run.Events.Count > 0)
+        {
+            md.AppendLine();
+            md.AppendLine("## Events");
+            md.AppendLine();
+            var events = new TextTable(">run s", "kind", "series", "message");
+            foreach (var ev in run.Events.OrderBy(e => e.AtSeconds))
+            {
+                events.Add(Format.Seconds(ev.AtSeconds), ev.Kind, ev.SeriesId ?? "whole run", ev.Message);
+            }
+
+            md.Append(events.ToMarkdown());
+        }
+
+        return md.ToString();
+    }
+
+    /// <summary>Per mode: the client's and the server's figures (what the HTML summary table shows).</summary>
+    internal static TextTable SummaryTable(ModeComparisonGroup group)
+    {
+        var open = group.Rows.Any(r => r.Summary.IntendedLatency is not null);
+        List<string> headers =
+        [
+            "mode", ">requests", ">req/s", ">mean ms", ">p50 ms", ">p90 ms", ">p99 ms", ">max ms", ">errors", ">error rate",
+            ">failed mean ms", ">failed p99 ms",
+        ];
+        if (open)
+        {
+            headers.AddRange([">intended mean ms", ">intended p99 ms"]);
+        }
+
+        headers.AddRange([">peak threads", ">peak busy", ">peak queue", ">ctx sw/req", ">CPU % of 1 core", ">peak MB"]);
+        var table = new TextTable([.. headers]);
+        foreach (var row in group.Rows)
+        {
+            var s = row.Summary;
+            var l = s.Latency;
+            string Latency(double value) => l.Count == 0 ? Format.Missing : Format.Number(value);
+            List<string> cells =
+            [
+                row.Label, Format.Integer(s.Requests), Format.Number(s.RequestsPerSecond),
+                Latency(l.MeanMs), Latency(l.P50Ms), Latency(l.P90Ms), Latency(l.P99Ms), Latency(l.MaxMs),
+                Format.Integer(s.Failures), Format.Rate(s.Requests == 0 ? null : s.ErrorRate),
+                Format.Number(s.FailureLatency is { Count: > 0 } f ? f.MeanMs : null), Format.Number(s.FailureLatency is { Count: > 0 } g ? g.P99Ms : null),
+            ];
+            if (open)
+            {
+                cells.Add(s.IntendedLatency is { Count: > 0 } i ? Format.Number(i.MeanMs) : Format.Missing);
+                cells.Add(s.IntendedLatency is { Count: > 0 } j ? Format.Number(j.P99Ms) : Format.Missing);
+            }
+
+            cells.AddRange(
+            [
+                Format.Integer(s.PeakThreads), Format.Integer(s.PeakBusyThreads), Format.Integer(s.PeakQueueLength),
+                Format.Number(s.ContextSwitchesPerRequest), Format.Number(s.MeanCpuPercent), Format.Integer(s.PeakWorkingSetMb),
+            ]);
+            table.Add([.. cells]);
+        }
+
+        return table;
+    }
+
+    /// <summary>Per series: where its successful requests' time went, server execution against queueing and transport.</summary>
+    internal static TextTable ServerTimeTable(ModeComparisonGroup group)
+    {
+        var table = new TextTable(
+            "mode", ">client mean ms", ">server mean ms", ">server p50 ms", ">server p99 ms", ">queue mean ms", ">queue p50 ms", ">queue p99 ms", ">requests timed");
+        foreach (var row in group.Rows)
+        {
+            var s = row.Summary;
+            var (server, queue) = (s.ServerTime, s.QueueTime);
+            table.Add(
+                row.Label, s.Latency.Count == 0 ? Format.Missing : Format.Number(s.Latency.MeanMs),
+                Format.Number(server?.MeanMs), Format.Number(server?.P50Ms), Format.Number(server?.P99Ms),
+                Format.Number(queue?.MeanMs), Format.Number(queue?.P50Ms), Format.Number(queue?.P99Ms), Format.Integer(server?.Count));
+        }
+
+        return table;
+    }
+
+    /// <summary>Per series and outage or fault window: when it was back (see <see cref="Recovery"/>).</summary>
+    internal static TextTable RecoveryTable(ModeComparisonGroup group)
+    {
+        var table = new TextTable("mode", "window", ">from s", ">to s", ">before: req/s", ">before: p99 ms", ">back at s", ">time to recover s", "outcome");
+        foreach (var row in group.Rows)
+        {
+            foreach (var r in row.Summary.Recoveries)
+            {
+                table.Add(
+                    row.Label, r.Window.Kind, Format.Seconds(r.Window.From), r.Window.To is { } to ? Format.Seconds(to) : Format.Missing,
+                    Format.Number(r.BaselineRequestsPerSecond), Format.Number(r.BaselineP99Ms), Format.Integer(r.RecoveredAtSecond),
+                    Format.Number(r.SecondsToRecover), r.Outcome);
+            }
+        }
+
+        return table;
+    }
+
+    /// <summary>
+    /// Per mode: each figure ÷ the baseline mode's. A repeated mode's ratio is of the medians, with its spread in
+    /// brackets, and "within noise" when the spread crosses 1.
+    /// </summary>
+    internal static TextTable RatioTable(ModeComparisonGroup group)
+    {
+        var open = group.Rows.Any(r => r.Summary.IntendedLatency is not null);
+        ModeFigure[] figures =
+        [
+            ModeFigure.Mean, ModeFigure.P50, ModeFigure.P90, ModeFigure.P99, ModeFigure.Max, ModeFigure.RequestsPerSecond,
+            ModeFigure.ErrorRate, ModeFigure.PeakThreads, ModeFigure.ContextSwitchesPerRequest,
+            .. open ? [ModeFigure.IntendedMean, ModeFigure.IntendedP99] : Array.Empty<ModeFigure>(),
+        ];
+        var table = new TextTable([$"÷ {group.Baseline}", .. figures.Select(f => ">" + ModeFigures.Name(f))]);
+        foreach (var mode in group.Modes)
+        {
+            table.Add([mode.Label, .. figures.Select(f => RatioText(mode.RatioOf(f)))]);
+        }
+
+        return table;
+    }
+
+    /// <summary>Per repeated mode: the median of its repetitions with its bounds, and the run's own A/A spread.</summary>
+    internal static TextTable ModesTable(ModeComparisonGroup group)
+    {
+        ModeFigure[] figures = [ModeFigure.Mean, ModeFigure.P99, ModeFigure.RequestsPerSecond];
+        var table = new TextTable(
+        [
+            "mode", ">runs", "bounds", .. figures.SelectMany(f => new[] { $">{ModeFigures.Name(f)}{(f == ModeFigure.RequestsPerSecond ? string.Empty : " ms")}", $">A/A {ModeFigures.Name(f)}" }),
+        ]);
+        foreach (var mode in group.Modes)
+        {
+            table.Add(
+            [
+                mode.Label, mode.Rows.Count.ToString(CultureInfo.InvariantCulture), Format.Bounds(mode.Of(ModeFigure.Mean)),
+                .. figures.SelectMany(f => new[] { Format.Spread(mode.Of(f)), mode.Of(f) is { Count: > 1 } s ? Format.Rate(s.AaSpread) : Format.Missing }),
+            ]);
+        }
+
+        return table;
+    }
+
+    private static string RatioText(ModeRatio ratio) => ratio.Verdict switch
+    {
+        RatioVerdict.Base => "base",
+        RatioVerdict.WithinNoise => Format.Ratio(ratio) + " within noise",
+        _ => Format.Ratio(ratio),
+    };
+}

@@ -1,0 +1,30 @@
+// Draws every group's charts into its place on the page, family by family, then records the counts on <body>.
+(function (H) {
+  'use strict';
+
+  if (!H.ready) {
+    return;
+  }
+
+  H.data.groups.forEach(function (group, index) {
+    var host = document.querySelector('.charts-host[data-group="' + index + '"]');
+    if (!host) {
+      H.report('No place for the charts of ' + group.title + '.');
+      return;
+    }
+
+    try {
+      var v = H.view(group);
+      H.drawClassic(group, host, v);
+      var grid = document.createElement('div');
+      grid.className = 'charts';
+      host.appendChild(grid);
+      H.drawClient(group, grid, v);
+      H.drawServer(group, grid, v);
+    } catch (e) {
+      H.report('The charts of ' + group.title + ' failed: ' + e.message);
+    }
+  });
+
+  H.finish();
+})(window.HarnessReport);
