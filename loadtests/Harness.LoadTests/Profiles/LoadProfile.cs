@@ -24,7 +24,7 @@ public sealed record LoadProfile(string Name, string Description, IReadOnlyList<
     /// <summary>The profiles shipped with the harness, by name.</summary>
     public static IReadOnlyList<string> BuiltInNames { get; } = ["quick", "ramp", "step", "constant", "inject", "soak"];
 
-    public bool IsOpenModel => Stages.Any(s => s.Kind is StageKind.Inject or StageKind.RampingInject);
+    public bool IsOpenModel => Stages.Any(s => s.IsOpenModel);
 
     public TimeSpan Duration => ToSimulations().Aggregate(TimeSpan.Zero, (total, s) => total + s.During);
 
