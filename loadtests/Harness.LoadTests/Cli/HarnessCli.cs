@@ -9,7 +9,7 @@ using Spectre.Console;
 namespace Harness.LoadTests.Cli;
 
 /// <summary>The <c>harness</c> command tree: <c>run</c> (the default), <c>matrix</c>, <c>compare</c> and <c>report</c>.</summary>
-public static class HarnessCli
+internal static class HarnessCli
 {
     public const int ExitUsage = 2;
 

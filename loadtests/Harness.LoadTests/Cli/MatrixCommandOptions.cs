@@ -9,7 +9,7 @@ namespace Harness.LoadTests.Cli;
 /// <c>harness matrix</c>: the options of <c>run</c> (profile, operations, thresholds...) plus the containers' limits,
 /// image tag, Docker endpoint and fault. <c>--target</c> does not apply: matrix starts its own services.
 /// </summary>
-public sealed class MatrixCommandOptions
+internal sealed class MatrixCommandOptions
 {
     private const long MinMemoryBytes = 64L << 20;
 

@@ -10,7 +10,7 @@ using Harness.Workloads;
 namespace Harness.LoadTests.Cli;
 
 /// <summary>The options of <c>harness run</c> (also accepted with no subcommand), and their validation.</summary>
-public sealed class RunCommandOptions
+internal sealed class RunCommandOptions
 {
     private static readonly char[] ListSeparators = [',', ' '];
 
@@ -171,4 +171,4 @@ public sealed class RunCommandOptions
 }
 
 /// <summary>Bad command-line input: printed as is, exit code 2.</summary>
-public sealed class UsageException(string message) : Exception(message);
+internal sealed class UsageException(string message) : Exception(message);

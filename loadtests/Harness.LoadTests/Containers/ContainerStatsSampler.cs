@@ -9,7 +9,7 @@ namespace Harness.LoadTests.Containers;
 /// Reads a container's stats while its series runs and merges them into the series' per-second server values,
 /// beside what <c>/metrics</c> gave: CPU used and throttled, memory used and its limit.
 /// </summary>
-public sealed class ContainerStatsSampler(IDockerClient docker)
+internal sealed class ContainerStatsSampler(IDockerClient docker)
 {
     /// <summary>Samples until <paramref name="cancellationToken"/> ends the series; a container that is gone or restarting is read again a second later.</summary>
     public async Task SampleAsync(string containerId, SeriesWatch series, CancellationToken cancellationToken)

@@ -1,7 +1,8 @@
 using System.Globalization;
 using System.Net;
-using Docker.DotNet;
 using Docker.DotNet.Models;
+using Docker.DotNet;
+using Harness.LoadTests.Hosting;
 using Harness.LoadTests.Targets;
 
 namespace Harness.LoadTests.Containers;
@@ -12,7 +13,7 @@ namespace Harness.LoadTests.Containers;
 /// the network carry the labels <c>harness=1</c> and <c>harness.run=&lt;id&gt;</c>, and are removed when the mode ends,
 /// on Ctrl+C and on failure. Ports are published on 127.0.0.1 only.
 /// </summary>
-public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
+internal sealed class DockerTargets : ITargetProvider, ISeriesWatcher
 {
     public const string HarnessLabel = "harness";
     public const string RunLabel = "harness.run";

@@ -9,7 +9,7 @@ namespace Harness.LoadTests.Containers;
 /// <c>--fault</c>: kills, pauses or restarts a series' container at the planned moment, and records the fault's
 /// window as <c>fault-start</c>/<c>fault-end</c> events, which the report shades.
 /// </summary>
-public sealed class FaultInjector(IDockerClient docker, Action<string> log)
+internal sealed class FaultInjector(IDockerClient docker, Action<string> log)
 {
     /// <summary>Waits for <see cref="FaultPlan.At"/> after the series' start, then injects; a series that ends first meets no fault.</summary>
     public async Task InjectAsync(string containerId, FaultPlan plan, SeriesWatch series, CancellationToken cancellationToken)

@@ -6,7 +6,7 @@ namespace Harness.LoadTests.Containers;
 /// <param name="Cpus">CPU limit of every service container (the stub's too).</param>
 /// <param name="MemoryBytes">Memory limit of every service container.</param>
 /// <param name="Fault">The fault to inject in each series, or null.</param>
-public sealed record MatrixSettings(
+internal sealed record MatrixSettings(
     Uri DockerHost,
     IReadOnlyList<string> Stacks,
     IReadOnlyList<string> Modes,
@@ -16,4 +16,4 @@ public sealed record MatrixSettings(
     FaultPlan? Fault);
 
 /// <summary>The engine cannot be reached, or an image is missing; the message says which and what to do.</summary>
-public sealed class DockerUnavailableException(string message, Exception? inner = null) : Exception(message, inner);
+internal sealed class DockerUnavailableException(string message, Exception? inner = null) : Exception(message, inner);

@@ -8,7 +8,7 @@ namespace Harness.LoadTests.Running;
 /// A few lone calls before a series' load: they warm the service's code paths (so modes start equal) and give the
 /// ideal lines: the fastest lone call, and for Compute the throughput of one such call per core.
 /// </summary>
-public static class Calibration
+internal static class Calibration
 {
     // The first calls pay for compiling the service's path; only the fastest of the later ones is a lone call's time.
     private const int WarmUpCalls = 5;

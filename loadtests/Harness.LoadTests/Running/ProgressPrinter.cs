@@ -7,7 +7,7 @@ namespace Harness.LoadTests.Running;
 /// The progress line: current series, users, req/s, errors and time left. On a terminal it is rewritten in
 /// place every second; when output is redirected (CI, logs) a full line is written every five seconds.
 /// </summary>
-public sealed class ProgressPrinter(IAnsiConsole console, int seriesCount, TimeSpan seriesDuration)
+internal sealed class ProgressPrinter(IAnsiConsole console, int seriesCount, TimeSpan seriesDuration)
 {
     private readonly bool _interactive = !Console.IsOutputRedirected;
     private readonly Lock _lock = new();

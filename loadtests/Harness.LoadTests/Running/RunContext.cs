@@ -9,7 +9,7 @@ namespace Harness.LoadTests.Running;
 /// What every series of a run shares, fixed when the run starts: the options, the load shape, where measurements
 /// go, and the run's clock (second 0 of the recorder's files).
 /// </summary>
-public sealed class RunContext(RunOptions options, RunRecorder recorder, ProgressPrinter progress, HttpClient scrapeHttp, ISeriesWatcher? watcher)
+internal sealed class RunContext(RunOptions options, RunRecorder recorder, ProgressPrinter progress, HttpClient scrapeHttp, ISeriesWatcher? watcher)
 {
     public RunOptions Options { get; } = options;
 

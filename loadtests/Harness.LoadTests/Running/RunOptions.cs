@@ -8,7 +8,7 @@ namespace Harness.LoadTests.Running;
 /// <summary>Everything <c>harness run</c> was asked to do, validated.</summary>
 /// <param name="Targets">External targets; empty means start the services locally.</param>
 /// <param name="Thresholds">The <c>--assert</c> thresholds, checked once the run is over.</param>
-public sealed record RunOptions(
+internal sealed record RunOptions(
     LoadProfile Profile,
     double TimeScale,
     IReadOnlyList<string> Stacks,

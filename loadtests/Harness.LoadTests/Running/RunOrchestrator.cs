@@ -13,7 +13,7 @@ namespace Harness.LoadTests.Running;
 /// (<see cref="SeriesRunner"/>), release them; then write the raw files, render the report from them, and check the
 /// thresholds. The raw files and the report are written even when a target fails or the run is interrupted.
 /// </summary>
-public sealed class RunOrchestrator(IAnsiConsole console)
+internal sealed class RunOrchestrator(IAnsiConsole console)
 {
     public const int ExitOk = 0;
     public const int ExitThresholdBreached = 1;

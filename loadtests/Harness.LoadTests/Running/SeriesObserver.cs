@@ -3,7 +3,7 @@ using Harness.LoadTests.Engine;
 namespace Harness.LoadTests.Running;
 
 /// <summary>Feeds one series' measurements into the run's recorder and progress line.</summary>
-public sealed class SeriesObserver(RunContext run, string seriesId) : ILoadObserver
+internal sealed class SeriesObserver(RunContext run, string seriesId) : ILoadObserver
 {
     public void OnRequest(in RequestSample sample) =>
         run.Recorder.RecordRequest(

@@ -11,7 +11,7 @@ namespace Harness.LoadTests.Running;
 /// Runs one series against a target that is up: calibrates the ideal, adds the series to the recorder, then drives
 /// the load while the target's counters are scraped (and, under <c>matrix</c>, its container watched).
 /// </summary>
-public sealed class SeriesRunner(IAnsiConsole console, RunContext run)
+internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
 {
     public async Task RunAsync(PlannedSeries series, ServiceTarget target, CancellationToken cancellationToken)
     {

@@ -1,7 +1,7 @@
 namespace Harness.LoadTests.Targets;
 
 /// <summary>Where a run's services come from: processes started here, or services someone else runs.</summary>
-public interface ITargetProvider : IAsyncDisposable
+internal interface ITargetProvider : IAsyncDisposable
 {
     /// <summary>The modes this provider can give targets for, in run order.</summary>
     IReadOnlyList<string> Modes { get; }

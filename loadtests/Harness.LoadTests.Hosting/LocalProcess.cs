@@ -2,7 +2,7 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Text;
 
-namespace Harness.LoadTests.Targets;
+namespace Harness.LoadTests.Hosting;
 
 /// <summary>
 /// A Harness service started as a child process on free loopback ports. Every instance is also registered
@@ -59,7 +59,7 @@ public sealed class LocalProcess : IAsyncDisposable
         var assembly = Path.Combine(AppContext.BaseDirectory, assemblyName + ".dll");
         if (!File.Exists(assembly))
         {
-            throw new FileNotFoundException($"{assemblyName}.dll is not beside the runner; build the solution first.", assembly);
+            throw new FileNotFoundException($"{assemblyName}.dll is not beside this program; reference its project so the build copies it here.", assembly);
         }
 
         var start = new ProcessStartInfo("dotnet")
