@@ -42,8 +42,8 @@ internal static class HarnessCli
         var compare = new Command("compare", "Show the percentage changes from RUN_A to RUN_B, series by series.") { runA, runB };
         compare.SetAction(parse => Guarded(console, () =>
         {
-            var a = RawRunReader.Read(RunFolder(parse.GetValue(runA)!));
-            var b = RawRunReader.Read(RunFolder(parse.GetValue(runB)!));
+            var a = ReadRun(console, RunFolder(parse.GetValue(runA)!));
+            var b = ReadRun(console, RunFolder(parse.GetValue(runB)!));
             console.WriteLine(RunComparison.Compare(a, b).ToText());
             return 0;
         }));
@@ -54,7 +54,7 @@ internal static class HarnessCli
         report.SetAction(parse => Guarded(console, () =>
         {
             var folder = RunFolder(parse.GetValue(runFolder)!);
-            var written = ReportWriter.WriteAll(RawRunReader.Read(folder), folder);
+            var written = ReportWriter.WriteAll(ReadRun(console, folder), folder);
             console.MarkupLineInterpolated($"[green]Report:[/] {written.Html}");
             return 0;
         }));
@@ -153,6 +153,18 @@ internal static class HarnessCli
         {
             return Usage(console, ex.Message);
         }
+    }
+
+    /// <summary>Reads a run folder and prints what the reader tolerated (a cut-off last line, a stray series file).</summary>
+    private static RunData ReadRun(IAnsiConsole console, string folder)
+    {
+        var run = RawRunReader.Read(folder, out var warnings);
+        foreach (var warning in warnings)
+        {
+            console.MarkupLineInterpolated($"[yellow]warning:[/] {warning}");
+        }
+
+        return run;
     }
 
     private static string RunFolder(string path) =>
