@@ -1,6 +1,5 @@
 using System.CommandLine;
 using Harness.LoadTests.Containers;
-using Harness.LoadTests.Recording;
 using Harness.LoadTests.Reporting;
 using Harness.LoadTests.Running;
 using Harness.LoadTests.Targets;
@@ -11,8 +10,6 @@ namespace Harness.LoadTests.Cli;
 /// <summary>The <c>harness</c> command tree: <c>run</c> (the default), <c>matrix</c>, <c>compare</c> and <c>report</c>.</summary>
 internal static class HarnessCli
 {
-    public const int ExitUsage = 2;
-
     public static RootCommand Create(IAnsiConsole console)
     {
         var root = new RootCommand(
@@ -42,8 +39,8 @@ internal static class HarnessCli
         var compare = new Command("compare", "Show the percentage changes from RUN_A to RUN_B, series by series.") { runA, runB };
         compare.SetAction(parse => Guarded(console, () =>
         {
-            var a = ReadRun(console, RunFolder(parse.GetValue(runA)!));
-            var b = ReadRun(console, RunFolder(parse.GetValue(runB)!));
+            var a = RunReport.Read(console, RunFolder(parse.GetValue(runA)!));
+            var b = RunReport.Read(console, RunFolder(parse.GetValue(runB)!));
             console.WriteLine(RunComparison.Compare(a, b).ToText());
             return 0;
         }));
@@ -53,10 +50,7 @@ internal static class HarnessCli
         var report = new Command("report", "Render a run's reports again from its raw files.") { runFolder };
         report.SetAction(parse => Guarded(console, () =>
         {
-            var folder = RunFolder(parse.GetValue(runFolder)!);
-            var written = ReportWriter.WriteAll(ReadRun(console, folder), folder);
-            console.MarkupLineInterpolated($"[green]Report:[/] {written.Html}");
-            return 0;
+            return RunReport.Render(console, RunFolder(parse.GetValue(runFolder)!), []);
         }));
         root.Subcommands.Add(report);
         return root;
@@ -131,7 +125,7 @@ internal static class HarnessCli
         {
             // System.CommandLine reports a stray OperationCanceledException as a bare exit code 1; say what broke.
             console.MarkupLineInterpolated($"[red]error:[/] the run failed: {ex}");
-            return 1;
+            return ExitCodes.RunFailed;
         }
     }
 
@@ -140,7 +134,7 @@ internal static class HarnessCli
     private static int Usage(IAnsiConsole console, string message)
     {
         console.MarkupLineInterpolated($"[red]error:[/] {message}");
-        return ExitUsage;
+        return ExitCodes.Usage;
     }
 
     private static int Guarded(IAnsiConsole console, Func<int> action)
@@ -153,18 +147,6 @@ internal static class HarnessCli
         {
             return Usage(console, ex.Message);
         }
-    }
-
-    /// <summary>Reads a run folder and prints what the reader tolerated (a cut-off last line, a stray series file).</summary>
-    private static RunData ReadRun(IAnsiConsole console, string folder)
-    {
-        var run = RawRunReader.Read(folder, out var warnings);
-        foreach (var warning in warnings)
-        {
-            console.MarkupLineInterpolated($"[yellow]warning:[/] {warning}");
-        }
-
-        return run;
     }
 
     private static string RunFolder(string path) =>

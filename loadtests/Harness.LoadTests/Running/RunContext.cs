@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using Harness.LoadTests.Engine;
-using Harness.LoadTests.Recording;
 using Harness.LoadTests.Targets;
 
 namespace Harness.LoadTests.Running;
@@ -9,7 +8,7 @@ namespace Harness.LoadTests.Running;
 /// What every series of a run shares, fixed when the run starts: the options, the load shape, where measurements
 /// go, and the run's clock (second 0 of the recorder's files).
 /// </summary>
-internal sealed class RunContext(RunOptions options, RunRecorder recorder, ProgressPrinter progress, HttpClient scrapeHttp, ISeriesWatcher? watcher)
+internal sealed class RunContext(RunOptions options, GuardedRecorder recorder, ProgressPrinter progress, HttpClient scrapeHttp, ISeriesWatcher? watcher)
 {
     public RunOptions Options { get; } = options;
 
@@ -22,7 +21,7 @@ internal sealed class RunContext(RunOptions options, RunRecorder recorder, Progr
     /// <summary>The model as the raw files name it: <c>open</c> or <c>closed</c>.</summary>
     public string LoadModel => IsOpenModel ? "open" : "closed";
 
-    public RunRecorder Recorder { get; } = recorder;
+    public GuardedRecorder Recorder { get; } = recorder;
 
     public ProgressPrinter Progress { get; } = progress;
 

@@ -1,8 +1,8 @@
 using System.Globalization;
 using System.Reflection;
 using System.Runtime.InteropServices;
+using Harness.LoadTests.Cli;
 using Harness.LoadTests.Recording;
-using Harness.LoadTests.Reporting;
 using Harness.LoadTests.Targets;
 using Spectre.Console;
 
@@ -15,64 +15,86 @@ namespace Harness.LoadTests.Running;
 /// </summary>
 internal sealed class RunOrchestrator(IAnsiConsole console)
 {
-    public const int ExitOk = 0;
-    public const int ExitThresholdBreached = 1;
-    public const int ExitInterrupted = 130;
-
+    /// <returns>One of <see cref="ExitCodes"/>: the worst of what happened (recording failed, report not written, interrupted, threshold breached).</returns>
     public async Task<int> RunAsync(RunOptions options, ITargetProvider targets, CancellationToken cancellationToken)
     {
         var runId = DateTimeOffset.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
         var runDirectory = Path.GetFullPath(Path.Combine(options.OutputDirectory, runId));
-        Directory.CreateDirectory(runDirectory);
-
         var plan = RunPlan.Create(targets.Modes, options.Stacks, options.Operations);
         var seriesCount = plan.Sum(m => m.Series.Count);
         var seriesDuration = options.Profile.Duration;
         console.MarkupLineInterpolated(
             $"[bold]harness run[/] {options.Profile.Name}: {seriesCount} series of {seriesDuration:hh\\:mm\\:ss} ({string.Join(", ", targets.Modes)} × {string.Join(", ", options.Stacks)} × {string.Join(", ", options.Operations)}), writing {runDirectory}");
 
-        using var recorder = new RunRecorder(NewManifest(runId, options, targets.Modes), runDirectory);
+        RunRecorder recorder;
+        try
+        {
+            Directory.CreateDirectory(runDirectory);
+            recorder = new RunRecorder(NewManifest(runId, options, targets.Modes), runDirectory);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            console.MarkupLineInterpolated($"[red]error:[/] could not create the run folder {runDirectory} ({ex.Message}); nothing was run.");
+            return ExitCodes.OutputFailed;
+        }
+
+        if (OutputSpace.Warning(runDirectory, seriesCount, seriesDuration) is { } warning)
+        {
+            console.MarkupLineInterpolated($"[yellow]warning:[/] {warning}");
+        }
+
+        bool interrupted;
+        using (var recording = new GuardedRecorder(recorder, cancellationToken))
+        {
+            interrupted = await RecordAsync(options, targets, plan, recording, cancellationToken);
+            if (recording.Failure is { } failure)
+            {
+                var free = OutputSpace.FreeBytes(runDirectory) is { } bytes ? OutputSpace.Format(bytes) : "unknown space";
+                console.MarkupLineInterpolated(
+                    $"[red]error:[/] could not write the raw files in {runDirectory} ({failure.Message}; {free} free), so the run stopped. What was written before is kept (run.json, events.jsonl, the seconds of series/ up to the failure); `harness report {runDirectory}` renders it once there is room.");
+                return ExitCodes.RecordingFailed;
+            }
+        }
+
+        var exit = RunReport.Render(console, runDirectory, options.Thresholds);
+        return exit == ExitCodes.OutputFailed || !interrupted ? exit : ExitCodes.Interrupted;
+    }
+
+    /// <summary>Runs the plan into the recorder, then completes it; true when the user interrupted the run.</summary>
+    private async Task<bool> RecordAsync(
+        RunOptions options, ITargetProvider targets, IReadOnlyList<ModeRun> plan, GuardedRecorder recording, CancellationToken cancellationToken)
+    {
         using var scrapeHttp = new HttpClient();
-        var run = new RunContext(options, recorder, new ProgressPrinter(console, seriesCount, seriesDuration), scrapeHttp, targets as ISeriesWatcher);
-        var interrupted = false;
+        var progress = new ProgressPrinter(console, plan.Sum(m => m.Series.Count), options.Profile.Duration);
+        var run = new RunContext(options, recording, progress, scrapeHttp, targets as ISeriesWatcher);
         using var ticking = new CancellationTokenSource();
         var ticker = TickAsync(run, ticking.Token);
         try
         {
             foreach (var modeRun in plan)
             {
-                await RunModeAsync(run, modeRun, targets, cancellationToken);
+                await RunModeAsync(run, modeRun, targets, recording.Token);
             }
+
+            return false;
+        }
+        catch (OperationCanceledException) when (recording.Failed)
+        {
+            // A write failed; RunAsync says so once the services are stopped.
+            return cancellationToken.IsCancellationRequested;
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
-            interrupted = true;
             console.MarkupLine("[yellow]Interrupted: writing what was recorded so far.[/]");
-            recorder.RecordEvent(new RunEvent(run.Clock.Elapsed.TotalSeconds, "note", null, "Run interrupted by the user."));
+            recording.RecordEvent(new RunEvent(run.Clock.Elapsed.TotalSeconds, "note", null, "Run interrupted by the user."));
+            return true;
         }
         finally
         {
             await ticking.CancelAsync();
             await ticker;
-            recorder.Complete();
+            recording.Complete();
         }
-
-        var data = RawRunReader.Read(runDirectory, out var warnings);
-        foreach (var warning in warnings)
-        {
-            console.MarkupLineInterpolated($"[yellow]warning:[/] {warning}");
-        }
-
-        var results = ThresholdEvaluator.Evaluate(data, options.Thresholds);
-        var written = ReportWriter.WriteAll(data, runDirectory, results);
-        if (results.Count > 0)
-        {
-            console.WriteLine(ThresholdEvaluator.ToText(results));
-        }
-
-        console.MarkupLineInterpolated($"[green]Report:[/] {written.Html}");
-        var breached = results.Count(r => !r.Passed);
-        return interrupted ? ExitInterrupted : breached > 0 ? ExitThresholdBreached : ExitOk;
     }
 
     /// <summary>Starts one mode's targets, runs its series, and stops them, whatever happened.</summary>

@@ -32,6 +32,9 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             idealLatency,
             idealThroughput));
 
+        // A series the raw files could not take is not run.
+        cancellationToken.ThrowIfCancellationRequested();
+
         var scenario = series.Operation == Operations.Compute
             ? ComputeScenario.Create(seriesId, client, options.Settings, run.Simulations)
             : CallThirdPartyScenario.Create(seriesId, client, options.Settings, run.Simulations);

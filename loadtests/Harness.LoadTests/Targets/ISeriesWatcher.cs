@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using Harness.LoadTests.Recording;
+using Harness.LoadTests.Running;
 
 namespace Harness.LoadTests.Targets;
 
@@ -14,4 +14,4 @@ internal interface ISeriesWatcher
 }
 
 /// <summary>Where a watcher writes: the series, its recorder, and the run's clock (events count from the run's start).</summary>
-internal sealed record SeriesWatch(string SeriesId, RunRecorder Recorder, double OffsetSeconds, Stopwatch RunClock);
+internal sealed record SeriesWatch(string SeriesId, GuardedRecorder Recorder, double OffsetSeconds, Stopwatch RunClock);
