@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Runtime.InteropServices;
 using Harness.LoadTests.Cli;
+using Harness.LoadTests.Running;
 using Spectre.Console;
 
 // The load generator must never be what saturates: with the ThreadPool's slow injection on a 2-core machine,
@@ -16,15 +17,20 @@ if (Console.IsOutputRedirected)
 }
 
 // Ctrl+C, SIGTERM (docker stop, kill): the first one cancels the run, which then writes what it recorded and
-// stops the services it started; a second one ends the process at once (its exit handler still kills them).
+// stops the services it started (exit code 130). A second one cuts that short: it kills the child processes and
+// removes matrix's containers itself, then ends the process (130 after Ctrl+C, 143 after SIGTERM).
 using var cancellation = new CancellationTokenSource();
 void Stop(PosixSignalContext context)
 {
+    context.Cancel = true;
     if (!cancellation.IsCancellationRequested)
     {
-        context.Cancel = true;
         cancellation.Cancel();
+        return;
     }
+
+    EmergencyStop.Run();
+    Environment.Exit(context.Signal == PosixSignal.SIGINT ? 130 : 143);
 }
 
 using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);

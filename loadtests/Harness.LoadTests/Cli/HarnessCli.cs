@@ -102,6 +102,8 @@ internal static class HarnessCli
 
         await using (targets)
         {
+            // A second Ctrl+C ends the process before DisposeAsync: the containers go then, within a bound.
+            using var emergency = EmergencyStop.Register(() => targets.RemoveRunAsync().Wait(TimeSpan.FromSeconds(15)));
             return await OrchestrateAsync(
                 console,
                 bound.Run,

@@ -148,7 +148,13 @@ internal sealed class DockerTargets : ITargetProvider, ISeriesWatcher
 
     public async ValueTask DisposeAsync()
     {
-        // Everything labelled with this run, whatever state the run ended in.
+        await RemoveRunAsync();
+        _docker.Dispose();
+    }
+
+    /// <summary>Removes every container and the network labelled with this run, whatever state the run ended in; safe to call twice.</summary>
+    public async Task RemoveRunAsync()
+    {
         try
         {
             var leftovers = await _docker.Containers.ListContainersAsync(
@@ -158,17 +164,15 @@ internal sealed class DockerTargets : ITargetProvider, ISeriesWatcher
                 await RemoveQuietlyAsync(container.ID);
             }
 
-            if (_networkId is not null)
+            if (Interlocked.Exchange(ref _networkId, null) is { } network)
             {
-                await _docker.Networks.DeleteNetworkAsync(_networkId, CancellationToken.None);
+                await _docker.Networks.DeleteNetworkAsync(network, CancellationToken.None);
             }
         }
         catch (Exception ex) when (ex is DockerApiException or HttpRequestException or IOException or TimeoutException)
         {
             _log($"clean-up incomplete ({ex.Message}); remove leftovers with: docker rm -f $(docker ps -aq -f label={RunLabel}={RunId})");
         }
-
-        _docker.Dispose();
     }
 
     private string StubName => $"harness-{RunId}-stub";
