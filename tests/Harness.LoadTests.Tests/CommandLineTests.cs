@@ -14,6 +14,8 @@ public sealed class CommandLineTests
     [InlineData("--fanout=0", "fanout must be between 1 and 64")]
     [InlineData("--style=nap", "style must be one of: blocking, async, thread-sleep, task-wait, task-delay; got 'nap'.")]
     [InlineData("--max-failures=0", "--max-failures must be 1 or more; got 0.")]
+    [InlineData("--repeat=0", "--repeat must be between 1 and 20; got 0.")]
+    [InlineData("--repeat=21", "--repeat must be between 1 and 20; got 21.")]
     [InlineData("--target=rest=http://h:1", "--target 'rest=http://h:1' must look like")]
     public async Task Run_WithBadInput_ExitsWithCode2AndSaysWhy(string option, string expected)
     {

@@ -70,7 +70,7 @@ internal static class HarnessCli
 
         await using ITargetProvider targets = run.Targets.Count > 0
             ? new ExternalTargets(run.Targets)
-            : new LocalTargets(run.Stacks, run.Modes, message => console.MarkupLineInterpolated($"[grey]{message}[/]"));
+            : new LocalTargets(run.Stacks, message => console.MarkupLineInterpolated($"[grey]{message}[/]"));
         return await OrchestrateAsync(console, run, targets, afterRun: null, cancellationToken);
     }
 
@@ -91,7 +91,7 @@ internal static class HarnessCli
         try
         {
             console.MarkupLineInterpolated(
-                $"[grey]matrix: {string.Join(", ", settings.Modes)} in containers, {settings.Cpus} CPU and {settings.MemoryBytes >> 20} MiB each, at {settings.DockerHost}[/]");
+                $"[grey]matrix: {string.Join(", ", bound.Run.Modes.Distinct())} in containers, {settings.Cpus} CPU and {settings.MemoryBytes >> 20} MiB each, at {settings.DockerHost}[/]");
             targets = await DockerTargets.CreateAsync(settings, message => console.MarkupLineInterpolated($"[grey]{message}[/]"), cancellationToken);
             console.MarkupLineInterpolated($"[grey]containers and network labelled harness.run={targets.RunId}[/]");
         }

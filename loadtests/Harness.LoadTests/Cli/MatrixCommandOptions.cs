@@ -75,7 +75,7 @@ internal sealed class MatrixCommandOptions
             }
         }
 
-        return (run, new MatrixSettings(host, run.Stacks, run.Modes, parse.GetValue(ImageTag)!, cpus, memory, fault));
+        return (run, new MatrixSettings(host, run.Stacks, parse.GetValue(ImageTag)!, cpus, memory, fault));
     }
 
     /// <summary>Docker's size syntax: a number with an optional b, k, m or g suffix (powers of 1024).</summary>

@@ -49,8 +49,6 @@ internal sealed class DockerTargets : ITargetProvider, ISeriesWatcher
     /// <summary>The value of the <c>harness.run</c> label on everything this run creates.</summary>
     public string RunId { get; }
 
-    public IReadOnlyList<string> Modes => _settings.Modes;
-
     /// <summary>"stack/mode healthy after N s" lines, one per container started, for the summary.</summary>
     public IReadOnlyList<string> HealthTimes => _healthTimes;
 

@@ -9,7 +9,6 @@ namespace Harness.LoadTests.Containers;
 internal sealed record MatrixSettings(
     Uri DockerHost,
     IReadOnlyList<string> Stacks,
-    IReadOnlyList<string> Modes,
     string ImageTag,
     double Cpus,
     long MemoryBytes,

@@ -20,17 +20,18 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
     {
         var runId = DateTimeOffset.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
         var runDirectory = Path.GetFullPath(Path.Combine(options.OutputDirectory, runId));
-        var plan = RunPlan.Create(targets.Modes, options.Stacks, options.Operations);
+        var plan = RunPlan.Create(options.Modes, options.Repeat, options.Stacks, options.Operations);
+        var modes = options.Modes.Distinct().ToList();
         var seriesCount = plan.Sum(m => m.Series.Count);
         var seriesDuration = options.Profile.Duration;
         console.MarkupLineInterpolated(
-            $"[bold]harness run[/] {options.Profile.Name}: {seriesCount} series of {seriesDuration:hh\\:mm\\:ss} ({string.Join(", ", targets.Modes)} × {string.Join(", ", options.Stacks)} × {string.Join(", ", options.Operations)}), writing {runDirectory}");
+            $"[bold]harness run[/] {options.Profile.Name}: {seriesCount} series of {seriesDuration:hh\\:mm\\:ss} ({string.Join(", ", modes)} × {string.Join(", ", options.Stacks)} × {string.Join(", ", options.Operations)}{Order(plan)}), writing {runDirectory}");
 
         RunRecorder recorder;
         try
         {
             Directory.CreateDirectory(runDirectory);
-            recorder = new RunRecorder(NewManifest(runId, options, targets.Modes), runDirectory);
+            recorder = new RunRecorder(NewManifest(runId, options, modes), runDirectory);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
@@ -108,9 +109,9 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
         catch (InvalidOperationException ex)
         {
             // One mode failing to start must not cost the others their results.
-            console.MarkupLineInterpolated($"[red]{modeRun.Mode}: could not start its services; its series are skipped.[/]");
+            console.MarkupLineInterpolated($"[red]{modeRun.Label}: could not start its services; its series are skipped.[/]");
             console.WriteLine(ex.Message);
-            run.Recorder.RecordEvent(new RunEvent(run.Clock.Elapsed.TotalSeconds, "target-down", null, $"{modeRun.Mode}: {ex.Message}"));
+            run.Recorder.RecordEvent(new RunEvent(run.Clock.Elapsed.TotalSeconds, "target-down", null, $"{modeRun.Label}: {ex.Message}"));
             return;
         }
 
@@ -127,6 +128,10 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
             await targets.ReleaseAsync(modeRun.Mode);
         }
     }
+
+    // A mode that runs more than once: say in which order, since that is what balances the repetitions.
+    private static string Order(IReadOnlyList<ModeRun> plan) =>
+        plan.Any(m => m.Repetition > 0) ? "; modes in the order " + string.Join(" ", plan.Select(m => m.Label)) : "";
 
     private static RunManifest NewManifest(string runId, RunOptions options, IReadOnlyList<string> modes) => new(
         RunManifest.CurrentFormatVersion,

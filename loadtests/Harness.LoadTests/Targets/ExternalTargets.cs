@@ -6,8 +6,6 @@ namespace Harness.LoadTests.Targets;
 /// </summary>
 internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : ITargetProvider
 {
-    public IReadOnlyList<string> Modes { get; } = [.. targets.Select(t => t.Mode).Distinct()];
-
     public Task<IReadOnlyList<ServiceTarget>> AcquireAsync(string mode, CancellationToken cancellationToken) =>
         Task.FromResult<IReadOnlyList<ServiceTarget>>([.. targets.Where(t => t.Mode == mode)]);
 
