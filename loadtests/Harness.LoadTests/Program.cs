@@ -9,8 +9,13 @@ using Spectre.Console;
 ThreadPool.GetMinThreads(out var workers, out var completionPorts);
 ThreadPool.SetMinThreads(Math.Max(workers, 64), Math.Max(completionPorts, 64));
 
-// Redirected output (CI logs, files) is read by tools and people searching it: never wrap a report path.
-var console = AnsiConsole.Console;
+// Colours only for a person at a terminal without NO_COLOR. Redirected output (CI logs, files) is read by tools
+// and people searching it: never wrap a report path.
+var console = AnsiConsole.Create(new AnsiConsoleSettings
+{
+    Ansi = Terminal.Colour ? AnsiSupport.Detect : AnsiSupport.No,
+    ColorSystem = Terminal.Colour ? ColorSystemSupport.Detect : ColorSystemSupport.NoColors,
+});
 if (Console.IsOutputRedirected)
 {
     console.Profile.Width = 4096;
@@ -36,4 +41,4 @@ void Stop(PosixSignalContext context)
 using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
 using var terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
 var invocation = new InvocationConfiguration { ProcessTerminationTimeout = null };
-return await HarnessCli.Create(console).Parse(args).InvokeAsync(invocation, cancellation.Token);
+return await HarnessCli.InvokeAsync(console, args, invocation, cancellation.Token);

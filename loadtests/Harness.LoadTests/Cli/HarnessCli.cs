@@ -10,6 +10,16 @@ namespace Harness.LoadTests.Cli;
 /// <summary>The <c>harness</c> command tree: <c>run</c> (the default), <c>matrix</c>, <c>compare</c> and <c>report</c>.</summary>
 internal static class HarnessCli
 {
+    /// <summary>Parses and runs <paramref name="args"/>; a command line that does not parse gets one line and exit code 2, not the help.</summary>
+    public static Task<int> InvokeAsync(
+        IAnsiConsole console, string[] args, InvocationConfiguration? configuration = null, CancellationToken cancellationToken = default)
+    {
+        var parse = Create(console).Parse(args);
+        return ParseErrors.Describe(parse) is { } error
+            ? Task.FromResult(Usage(console, error))
+            : parse.InvokeAsync(configuration, cancellationToken);
+    }
+
     public static RootCommand Create(IAnsiConsole console)
     {
         var root = new RootCommand(
