@@ -1,3 +1,5 @@
+using Harness.LoadTests.Cli;
+
 namespace Harness.LoadTests.Tests;
 
 /// <summary>Bad input stops the command before any load, with the option and its valid values in the message.</summary>
@@ -14,6 +16,8 @@ public sealed class CommandLineTests
     [InlineData("--fanout=0", "fanout must be between 1 and 64")]
     [InlineData("--style=nap", "style must be one of: blocking, async, thread-sleep, task-wait, task-delay; got 'nap'.")]
     [InlineData("--max-failures=0", "--max-failures must be 1 or more; got 0.")]
+    [InlineData("--repeat=0", "--repeat must be between 1 and 20; got 0.")]
+    [InlineData("--repeat=21", "--repeat must be between 1 and 20; got 21.")]
     [InlineData("--target=rest=http://h:1", "--target 'rest=http://h:1' must look like")]
     public async Task Run_WithBadInput_ExitsWithCode2AndSaysWhy(string option, string expected)
     {
@@ -25,6 +29,38 @@ public sealed class CommandLineTests
         Assert.Contains(expected, text, StringComparison.Ordinal);
         Assert.Empty(Directory.GetDirectories(output));
     }
+
+    [Theory]
+    [InlineData(new[] { "--time-scale", "abc" }, "error: --time-scale 'abc': takes a number; Multiply every duration")]
+    [InlineData(new[] { "run", "--users", "many" }, "error: --users 'many': takes a whole number; Scale a closed-model profile")]
+    [InlineData(new[] { "run", "--profile" }, "error: --profile needs a value: Load profile: quick, ramp")]
+    [InlineData(new[] { "matrix", "--cpus" }, "error: --cpus needs a number: CPU limit")]
+    [InlineData(new[] { "run", "--bogus" }, "error: unknown option '--bogus' for harness run; `harness run --help` lists what it takes.")]
+    [InlineData(new[] { "report" }, "error: harness report needs RUN: A run folder")]
+    public async Task UnparsableCommandLine_ExitsWithCode2_AndOneLineNamingTheOptionAndWhatItTakes(string[] args, string expected)
+    {
+        var (exitCode, text) = await HarnessRun.InvokeAsync(args);
+
+        Assert.Equal(2, exitCode);
+        var line = Assert.Single(text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
+        Assert.StartsWith(expected, line, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(false, null, true)]
+    [InlineData(false, "", true)]
+    [InlineData(false, "1", false)]
+    [InlineData(true, null, false)]
+    public void Colour_OnlyOnATerminal_WithoutNoColor(bool redirected, string? noColor, bool expected) =>
+        Assert.Equal(expected, Terminal.UseColour(redirected, noColor));
+
+    [Theory]
+    [InlineData(false, null, true)]
+    [InlineData(false, "false", true)]
+    [InlineData(false, "true", false)]
+    [InlineData(true, null, false)]
+    public void ProgressLineRewrittenInPlace_OnlyOnATerminalOutsideCi(bool redirected, string? ci, bool expected) =>
+        Assert.Equal(expected, Terminal.IsInteractive(redirected, ci));
 
     [Fact]
     public async Task Report_OfAFolderThatIsNotARun_ExitsWithCode2()

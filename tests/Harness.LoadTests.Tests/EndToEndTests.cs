@@ -1,5 +1,5 @@
+using Harness.LoadTests.Hosting;
 using Harness.LoadTests.Recording;
-using Harness.LoadTests.Targets;
 
 namespace Harness.LoadTests.Tests;
 
@@ -57,6 +57,25 @@ public sealed class EndToEndTests
         Assert.Equal(1, exitCode);
         Assert.Contains("FAIL", text, StringComparison.Ordinal);
         Assert.True(File.Exists(Path.Combine(HarnessRun.RunFolder(output), "index.html")));
+    }
+
+    [Fact]
+    public async Task Repeat_RunsEachRepetitionAsItsOwnSeries_AgainstAServiceOfItsOwn()
+    {
+        var output = HarnessRun.TempFolder();
+
+        var (exitCode, text) = await HarnessRun.InvokeAsync(
+            "run", "--modes", "iocp", "--repeat", "2", "--stacks", "grpc", "--operations", "compute", "--iterations", "100000",
+            "--profile", "constant", "--time-scale", "0.02", "--output", output);
+
+        Assert.True(exitCode == 0, text);
+        var run = RawRunReader.Read(HarnessRun.RunFolder(output));
+        Assert.Equal(["grpc-compute-iocp-1", "grpc-compute-iocp-2"], run.Manifest.Series.Select(s => s.Id));
+        Assert.Equal(["iocp"], run.Manifest.Modes);
+        Assert.All(run.Manifest.Series, s => Assert.True(run.Timelines[s.Id].Sum(t => t.Requests) > 0, s.Id));
+
+        // A fresh service process for each repetition: each listened on ports of its own.
+        Assert.NotEqual(run.Manifest.Series[0].Target, run.Manifest.Series[1].Target);
     }
 
     [Fact]

@@ -1,6 +1,6 @@
 using Harness.Contracts;
+using Harness.LoadTests.Hosting;
 using Harness.LoadTests.Scenarios;
-using Harness.LoadTests.Targets;
 
 namespace Harness.LoadTests.Tests;
 

@@ -16,7 +16,7 @@ internal static class HarnessRun
             Out = new AnsiConsoleOutput(writer),
         });
         console.Profile.Width = 4096;
-        var exitCode = await HarnessCli.Create(console).Parse(args).InvokeAsync();
+        var exitCode = await HarnessCli.InvokeAsync(console, args);
         return (exitCode, writer.ToString());
     }
 

@@ -1,5 +1,5 @@
 using System.Globalization;
-using Harness.LoadTests.Targets;
+using Harness.LoadTests.Hosting;
 
 namespace Harness.Services.Tests;
 

@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using System.Net;
-using Harness.LoadTests.Targets;
+using Harness.LoadTests.Hosting;
 using Xunit.Abstractions;
 
 namespace Harness.Services.Tests;

@@ -1,6 +1,5 @@
 using System.CommandLine;
 using Harness.LoadTests.Containers;
-using Harness.LoadTests.Recording;
 using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Reporting.Formats;
 using Harness.LoadTests.Running;
@@ -10,9 +9,17 @@ using Spectre.Console;
 namespace Harness.LoadTests.Cli;
 
 /// <summary>The <c>harness</c> command tree: <c>run</c> (the default), <c>matrix</c>, <c>compare</c> and <c>report</c>.</summary>
-public static class HarnessCli
+internal static class HarnessCli
 {
-    public const int ExitUsage = 2;
+    /// <summary>Parses and runs <paramref name="args"/>; a command line that does not parse gets one line and exit code 2, not the help.</summary>
+    public static Task<int> InvokeAsync(
+        IAnsiConsole console, string[] args, InvocationConfiguration? configuration = null, CancellationToken cancellationToken = default)
+    {
+        var parse = Create(console).Parse(args);
+        return ParseErrors.Describe(parse) is { } error
+            ? Task.FromResult(Usage(console, error))
+            : parse.InvokeAsync(configuration, cancellationToken);
+    }
 
     public static RootCommand Create(IAnsiConsole console)
     {
@@ -43,13 +50,8 @@ public static class HarnessCli
         var compare = new Command("compare", "Show the percentage changes from RUN_A to RUN_B, series by series.") { runA, runB };
         compare.SetAction(parse => Guarded(console, () =>
         {
-            var a = RawRunReader.Read(RunFolder(parse.GetValue(runA)!), out var warningsA);
-            var b = RawRunReader.Read(RunFolder(parse.GetValue(runB)!), out var warningsB);
-            foreach (var warning in warningsA.Concat(warningsB))
-            {
-                console.MarkupLineInterpolated($"[yellow]warning:[/] {warning}");
-            }
-
+            var a = RunReport.Read(console, RunFolder(parse.GetValue(runA)!));
+            var b = RunReport.Read(console, RunFolder(parse.GetValue(runB)!));
             console.WriteLine(RunComparison.Compare(a, b).ToText());
             return 0;
         }));
@@ -59,11 +61,7 @@ public static class HarnessCli
         var report = new Command("report", "Render a run's reports again from its raw files.") { runFolder };
         report.SetAction(parse => Guarded(console, () =>
         {
-            var folder = RunFolder(parse.GetValue(runFolder)!);
-            var run = RawRunReader.Read(folder, out var warnings);
-            var written = ReportWriter.WriteAll(run, folder, warnings: warnings);
-            console.MarkupLineInterpolated($"[green]Report:[/] {written.Html}");
-            return 0;
+            return RunReport.Render(console, RunFolder(parse.GetValue(runFolder)!), []);
         }));
         root.Subcommands.Add(report);
         return root;
@@ -83,7 +81,7 @@ public static class HarnessCli
 
         await using ITargetProvider targets = run.Targets.Count > 0
             ? new ExternalTargets(run.Targets)
-            : new LocalTargets(run.Stacks, run.Modes, message => console.MarkupLineInterpolated($"[grey]{message}[/]"));
+            : new LocalTargets(run.Stacks, message => console.MarkupLineInterpolated($"[grey]{message}[/]"));
         return await OrchestrateAsync(console, run, targets, afterRun: null, cancellationToken);
     }
 
@@ -104,7 +102,7 @@ public static class HarnessCli
         try
         {
             console.MarkupLineInterpolated(
-                $"[grey]matrix: {string.Join(", ", settings.Modes)} in containers, {settings.Cpus} CPU and {settings.MemoryBytes >> 20} MiB each, at {settings.DockerHost}[/]");
+                $"[grey]matrix: {string.Join(", ", bound.Run.Modes.Distinct())} in containers, {settings.Cpus} CPU and {settings.MemoryBytes >> 20} MiB each, at {settings.DockerHost}[/]");
             targets = await DockerTargets.CreateAsync(settings, message => console.MarkupLineInterpolated($"[grey]{message}[/]"), cancellationToken);
             console.MarkupLineInterpolated($"[grey]containers and network labelled harness.run={targets.RunId}[/]");
         }
@@ -115,6 +113,8 @@ public static class HarnessCli
 
         await using (targets)
         {
+            // A second Ctrl+C ends the process before DisposeAsync: the containers go then, within a bound.
+            using var emergency = EmergencyStop.Register(() => targets.RemoveRunAsync().Wait(TimeSpan.FromSeconds(15)));
             return await OrchestrateAsync(
                 console,
                 bound.Run,
@@ -138,7 +138,7 @@ public static class HarnessCli
         {
             // System.CommandLine reports a stray OperationCanceledException as a bare exit code 1; say what broke.
             console.MarkupLineInterpolated($"[red]error:[/] the run failed: {ex}");
-            return 1;
+            return ExitCodes.RunFailed;
         }
     }
 
@@ -147,7 +147,7 @@ public static class HarnessCli
     private static int Usage(IAnsiConsole console, string message)
     {
         console.MarkupLineInterpolated($"[red]error:[/] {message}");
-        return ExitUsage;
+        return ExitCodes.Usage;
     }
 
     private static int Guarded(IAnsiConsole console, Func<int> action)

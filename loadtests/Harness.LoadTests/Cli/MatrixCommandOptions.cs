@@ -9,7 +9,7 @@ namespace Harness.LoadTests.Cli;
 /// <c>harness matrix</c>: the options of <c>run</c> (profile, operations, thresholds...) plus the containers' limits,
 /// image tag, Docker endpoint and fault. <c>--target</c> does not apply: matrix starts its own services.
 /// </summary>
-public sealed class MatrixCommandOptions
+internal sealed class MatrixCommandOptions
 {
     private const long MinMemoryBytes = 64L << 20;
 
@@ -75,7 +75,7 @@ public sealed class MatrixCommandOptions
             }
         }
 
-        return (run, new MatrixSettings(host, run.Stacks, run.Modes, parse.GetValue(ImageTag)!, cpus, memory, fault));
+        return (run, new MatrixSettings(host, run.Stacks, parse.GetValue(ImageTag)!, cpus, memory, fault));
     }
 
     /// <summary>Docker's size syntax: a number with an optional b, k, m or g suffix (powers of 1024).</summary>

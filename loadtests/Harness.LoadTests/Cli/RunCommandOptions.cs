@@ -10,8 +10,11 @@ using Harness.Workloads;
 namespace Harness.LoadTests.Cli;
 
 /// <summary>The options of <c>harness run</c> (also accepted with no subcommand), and their validation.</summary>
-public sealed class RunCommandOptions
+internal sealed class RunCommandOptions
 {
+    private const int MinRepeat = 1;
+    private const int MaxRepeat = 20;
+
     private static readonly char[] ListSeparators = [',', ' '];
 
     public Option<string> Profile { get; } = new("--profile") { Description = $"Load profile: {string.Join(", ", LoadProfile.BuiltInNames)}, or a JSON file.", DefaultValueFactory = _ => "quick" };
@@ -28,7 +31,9 @@ public sealed class RunCommandOptions
 
     public Option<string> Operations { get; } = new("--operations") { Description = "Operations: compute, call-third-party.", DefaultValueFactory = _ => "compute,call-third-party" };
 
-    public Option<string> Modes { get; } = new("--modes") { Description = "Scheduling modes to start locally, in order: threadpool, iocp, custompool.", DefaultValueFactory = _ => "threadpool,iocp,custompool" };
+    public Option<string> Modes { get; } = new("--modes") { Description = "Scheduling modes to start locally, in order: threadpool, iocp, custompool; a mode listed twice runs twice.", DefaultValueFactory = _ => "threadpool,iocp,custompool" };
+
+    public Option<int> Repeat { get; } = new("--repeat") { Description = $"Run every mode N times ({MinRepeat}–{MaxRepeat}), in a balanced order (A B B A…), each time with services of its own.", DefaultValueFactory = _ => 1 };
 
     public Option<string[]> Targets { get; } = new("--target") { Description = "A running service instead of local ones: soap=http://host:port or grpc=http://host:port[,metrics=http://host:port][,mode=name]. Repeatable; targets with different mode= run one mode after another, compared in one report.", AllowMultipleArgumentsPerToken = false };
 
@@ -52,7 +57,7 @@ public sealed class RunCommandOptions
 
     public void AddTo(Command command)
     {
-        foreach (var option in (Option[])[Profile, TimeScale, Duration, Users, Rate, Stacks, Operations, Modes, Targets, ModeLabel,
+        foreach (var option in (Option[])[Profile, TimeScale, Duration, Users, Rate, Stacks, Operations, Modes, Repeat, Targets, ModeLabel,
                      Iterations, Fanout, DelayMs, Style, Parallelism, MaxFailures, Assertions, Output])
         {
             command.Options.Add(option);
@@ -101,7 +106,14 @@ public sealed class RunCommandOptions
         }
         else
         {
-            modes = List(parse.GetValue(Modes)!, "--modes", SchedulingOptions.ModeNames.Keys.ToList());
+            // Duplicates kept: --modes threadpool,threadpool runs threadpool twice.
+            modes = List(parse.GetValue(Modes)!, "--modes", SchedulingOptions.ModeNames.Keys.ToList(), distinct: false);
+        }
+
+        var repeat = parse.GetValue(Repeat);
+        if (repeat is < MinRepeat or > MaxRepeat)
+        {
+            throw new UsageException($"--repeat must be between {MinRepeat} and {MaxRepeat}; got {repeat}.");
         }
 
         var settings = new OperationSettings(
@@ -120,6 +132,7 @@ public sealed class RunCommandOptions
             stacks,
             operations,
             modes,
+            repeat,
             targets,
             settings,
             maxFailures,
@@ -142,12 +155,11 @@ public sealed class RunCommandOptions
 
     private static LoadProfile Load(string nameOrPath) => Guard(() => LoadProfile.Load(nameOrPath));
 
-    private static List<string> List(string value, string option, IReadOnlyCollection<string> valid)
+    private static List<string> List(string value, string option, IReadOnlyCollection<string> valid, bool distinct = true)
     {
-        var items = value.Split(ListSeparators, StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
-            .Select(v => v.ToLowerInvariant())
-            .Distinct()
-            .ToList();
+        var listed = value.Split(ListSeparators, StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            .Select(v => v.ToLowerInvariant());
+        var items = (distinct ? listed.Distinct() : listed).ToList();
         var unknown = items.Where(i => !valid.Contains(i, StringComparer.OrdinalIgnoreCase)).ToList();
         if (items.Count == 0 || unknown.Count > 0)
         {
@@ -171,4 +183,4 @@ public sealed class RunCommandOptions
 }
 
 /// <summary>Bad command-line input: printed as is, exit code 2.</summary>
-public sealed class UsageException(string message) : Exception(message);
+internal sealed class UsageException(string message) : Exception(message);

@@ -1,31 +1,11 @@
-using System.Diagnostics;
 using System.Globalization;
 using System.Net;
-using Docker.DotNet;
 using Docker.DotNet.Models;
-using Harness.LoadTests.Recording;
-using Harness.LoadTests.Reporting.Analysis;
+using Docker.DotNet;
+using Harness.LoadTests.Hosting;
 using Harness.LoadTests.Targets;
 
 namespace Harness.LoadTests.Containers;
-
-/// <summary>What <c>harness matrix</c> runs its containers with.</summary>
-/// <param name="DockerHost">The engine's endpoint, e.g. <c>unix:///var/run/docker.sock</c>.</param>
-/// <param name="ImageTag">Tag of the harness/stub, harness/soap and harness/grpc images.</param>
-/// <param name="Cpus">CPU limit of every service container (the stub's too).</param>
-/// <param name="MemoryBytes">Memory limit of every service container.</param>
-/// <param name="Fault">The fault to inject in each series, or null.</param>
-public sealed record MatrixSettings(
-    Uri DockerHost,
-    IReadOnlyList<string> Stacks,
-    IReadOnlyList<string> Modes,
-    string ImageTag,
-    double Cpus,
-    long MemoryBytes,
-    FaultPlan? Fault);
-
-/// <summary>The engine cannot be reached, or an image is missing; the message says which and what to do.</summary>
-public sealed class DockerUnavailableException(string message, Exception? inner = null) : Exception(message, inner);
 
 /// <summary>
 /// Targets in containers that <c>matrix</c> starts through Docker.DotNet: one stub for the whole run, and per mode one
@@ -33,7 +13,7 @@ public sealed class DockerUnavailableException(string message, Exception? inner 
 /// the network carry the labels <c>harness=1</c> and <c>harness.run=&lt;id&gt;</c>, and are removed when the mode ends,
 /// on Ctrl+C and on failure. Ports are published on 127.0.0.1 only.
 /// </summary>
-public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
+internal sealed class DockerTargets : ITargetProvider, ISeriesWatcher
 {
     public const string HarnessLabel = "harness";
     public const string RunLabel = "harness.run";
@@ -48,6 +28,8 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
     private readonly DockerClient _docker;
     private readonly MatrixSettings _settings;
     private readonly Action<string> _log;
+    private readonly ContainerStatsSampler _stats;
+    private readonly FaultInjector _faults;
     private readonly Dictionary<ServiceTarget, string> _containerOf = [];
     private readonly Dictionary<string, List<string>> _containersOfMode = [];
     private readonly List<string> _healthTimes = [];
@@ -59,13 +41,13 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
         _docker = docker;
         _settings = settings;
         _log = log;
+        _stats = new ContainerStatsSampler(docker);
+        _faults = new FaultInjector(docker, log);
         RunId = "h" + DateTimeOffset.Now.ToString("yyyyMMddHHmmss", CultureInfo.InvariantCulture) + "-" + Environment.ProcessId.ToString(CultureInfo.InvariantCulture);
     }
 
     /// <summary>The value of the <c>harness.run</c> label on everything this run creates.</summary>
     public string RunId { get; }
-
-    public IReadOnlyList<string> Modes => _settings.Modes;
 
     /// <summary>"stack/mode healthy after N s" lines, one per container started, for the summary.</summary>
     public IReadOnlyList<string> HealthTimes => _healthTimes;
@@ -149,7 +131,7 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
         }
     }
 
-    /// <summary>Samples the container's stats into the series' timeline each second and injects the fault, if any.</summary>
+    /// <summary>Beside each series: the container's stats into its timeline (<see cref="ContainerStatsSampler"/>), and the fault, if any (<see cref="FaultInjector"/>).</summary>
     public async Task WatchAsync(ServiceTarget target, SeriesWatch series, CancellationToken cancellationToken)
     {
         if (!_containerOf.TryGetValue(target, out var id))
@@ -157,14 +139,20 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
             return;
         }
 
-        var stats = SampleStatsAsync(id, series, cancellationToken);
-        var fault = _settings.Fault is { } plan ? InjectAsync(id, plan, series, cancellationToken) : Task.CompletedTask;
+        var stats = _stats.SampleAsync(id, series, cancellationToken);
+        var fault = _settings.Fault is { } plan ? _faults.InjectAsync(id, plan, series, cancellationToken) : Task.CompletedTask;
         await Task.WhenAll(stats, fault);
     }
 
     public async ValueTask DisposeAsync()
     {
-        // Everything labelled with this run, whatever state the run ended in.
+        await RemoveRunAsync();
+        _docker.Dispose();
+    }
+
+    /// <summary>Removes every container and the network labelled with this run, whatever state the run ended in; safe to call twice.</summary>
+    public async Task RemoveRunAsync()
+    {
         try
         {
             var leftovers = await _docker.Containers.ListContainersAsync(
@@ -174,17 +162,15 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
                 await RemoveQuietlyAsync(container.ID);
             }
 
-            if (_networkId is not null)
+            if (Interlocked.Exchange(ref _networkId, null) is { } network)
             {
-                await _docker.Networks.DeleteNetworkAsync(_networkId, CancellationToken.None);
+                await _docker.Networks.DeleteNetworkAsync(network, CancellationToken.None);
             }
         }
         catch (Exception ex) when (ex is DockerApiException or HttpRequestException or IOException or TimeoutException)
         {
             _log($"clean-up incomplete ({ex.Message}); remove leftovers with: docker rm -f $(docker ps -aq -f label={RunLabel}={RunId})");
         }
-
-        _docker.Dispose();
     }
 
     private string StubName => $"harness-{RunId}-stub";
@@ -249,98 +235,6 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
         _log(line);
     }
 
-    private async Task SampleStatsAsync(string id, SeriesWatch series, CancellationToken cancellationToken)
-    {
-        var sink = new StatsSink(series);
-        while (!cancellationToken.IsCancellationRequested)
-        {
-            try
-            {
-                // The engine streams one sample a second until the container stops.
-                await _docker.Containers.GetContainerStatsAsync(id, new ContainerStatsParameters { Stream = true }, sink, cancellationToken);
-            }
-            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-            {
-                return;
-            }
-            catch (Exception ex) when (ex is DockerApiException or HttpRequestException or IOException or OperationCanceledException)
-            {
-                // The container is gone or restarting: try again shortly.
-            }
-
-            try
-            {
-                await Task.Delay(TimeSpan.FromSeconds(1), cancellationToken);
-            }
-            catch (OperationCanceledException)
-            {
-                return;
-            }
-        }
-    }
-
-    private async Task InjectAsync(string id, FaultPlan plan, SeriesWatch series, CancellationToken cancellationToken)
-    {
-        try
-        {
-            await Task.Delay(plan.At, cancellationToken);
-            var name = plan.Kind.ToString().ToLowerInvariant();
-            Record(series, "fault-start", $"{plan} on the container of {series.SeriesId}");
-            _log($"fault: {name} the container of {series.SeriesId}");
-            switch (plan.Kind)
-            {
-                case FaultKind.Kill:
-                    await _docker.Containers.KillContainerAsync(id, new ContainerKillParameters { Signal = "SIGKILL" }, cancellationToken);
-                    if (plan.Duration is { } down)
-                    {
-                        await Task.Delay(down, cancellationToken);
-                        await _docker.Containers.StartContainerAsync(id, new ContainerStartParameters(), cancellationToken);
-                        Record(series, "fault-end", $"started again after {down.TotalSeconds:0.#} s");
-                    }
-
-                    break;
-                case FaultKind.Pause:
-                    await _docker.Containers.PauseContainerAsync(id, cancellationToken);
-                    try
-                    {
-                        await Task.Delay(plan.Duration!.Value, cancellationToken);
-                    }
-                    finally
-                    {
-                        // Never leave it frozen, even when the series is cut short.
-                        await _docker.Containers.UnpauseContainerAsync(id, CancellationToken.None);
-                    }
-
-                    Record(series, "fault-end", $"unpaused after {plan.Duration.Value.TotalSeconds:0.#} s");
-                    break;
-                case FaultKind.Restart:
-                    await _docker.Containers.RestartContainerAsync(id, new ContainerRestartParameters { WaitBeforeKillSeconds = 1 }, cancellationToken);
-                    Record(series, "fault-end", "restarted");
-                    break;
-            }
-        }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-        {
-            // The series ended before the fault was due (or while it lasted).
-        }
-        catch (DockerApiException ex)
-        {
-            Record(series, "note", $"fault not injected: {ex.Message}");
-        }
-    }
-
-    private static void Record(SeriesWatch series, string kind, string message)
-    {
-        try
-        {
-            series.Recorder.RecordEvent(new RunEvent(series.RunClock.Elapsed.TotalSeconds, kind, series.SeriesId, message));
-        }
-        catch (InvalidOperationException)
-        {
-            // The run was already completed.
-        }
-    }
-
     private async Task RemoveQuietlyAsync(string id)
     {
         try
@@ -370,36 +264,5 @@ public sealed class DockerTargets : ITargetProvider, ISeriesWatcher
         }
 
         return ports;
-    }
-
-    /// <summary>Turns each stats sample into timeline values, in the series second it was read.</summary>
-    private sealed class StatsSink(SeriesWatch series) : IProgress<ContainerStatsResponse>
-    {
-        public void Report(ContainerStatsResponse value)
-        {
-            var second = (int)Math.Floor(series.RunClock.Elapsed.TotalSeconds - series.OffsetSeconds);
-            if (second < 0 || value.CPUStats?.CPUUsage is null)
-            {
-                return;
-            }
-
-            var sample = new Dictionary<string, double>(StringComparer.Ordinal)
-            {
-                [ServerMetrics.ContainerCpuSecondsTotal] = value.CPUStats.CPUUsage.TotalUsage / 1e9,
-                [ServerMetrics.ContainerCpuPeriodsTotal] = value.CPUStats.ThrottlingData?.Periods ?? 0,
-                [ServerMetrics.ContainerThrottledPeriodsTotal] = value.CPUStats.ThrottlingData?.ThrottledPeriods ?? 0,
-                [ServerMetrics.ContainerThrottledSecondsTotal] = (value.CPUStats.ThrottlingData?.ThrottledTime ?? 0) / 1e9,
-                [ServerMetrics.ContainerMemoryUsageBytes] = value.MemoryStats?.Usage ?? 0,
-                [ServerMetrics.ContainerMemoryLimitBytes] = value.MemoryStats?.Limit ?? 0,
-            };
-            try
-            {
-                series.Recorder.RecordServer(series.SeriesId, second, sample);
-            }
-            catch (InvalidOperationException)
-            {
-                // The series was closed between the sample and this call.
-            }
-        }
     }
 }

@@ -3,7 +3,7 @@ using Harness.LoadTests.Profiles;
 
 namespace Harness.LoadTests.Containers;
 
-public enum FaultKind
+internal enum FaultKind
 {
     /// <summary>SIGKILL the container; with a duration, start it again afterwards.</summary>
     Kill,
@@ -19,7 +19,7 @@ public enum FaultKind
 /// <c>--fault kind@T[+D]</c>: what happens to the service container of each series, <c>T</c> after the series starts,
 /// so every mode meets the same fault at the same point of its load. <c>D</c> is how long it lasts.
 /// </summary>
-public sealed record FaultPlan(FaultKind Kind, TimeSpan At, TimeSpan? Duration)
+internal sealed record FaultPlan(FaultKind Kind, TimeSpan At, TimeSpan? Duration)
 {
     public const string Syntax = "kill@T[+D], pause@T+D or restart@T, e.g. kill@10s+5s";
 

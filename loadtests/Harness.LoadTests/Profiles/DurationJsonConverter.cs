@@ -5,7 +5,7 @@ using System.Text.Json.Serialization;
 namespace Harness.LoadTests.Profiles;
 
 /// <summary>Durations as people write them: <c>1500ms</c>, <c>45s</c>, <c>8m</c>, <c>2h</c>, or <c>hh:mm:ss</c>.</summary>
-public sealed class DurationJsonConverter : JsonConverter<TimeSpan>
+internal sealed class DurationJsonConverter : JsonConverter<TimeSpan>
 {
     public override TimeSpan Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
     {

@@ -10,7 +10,7 @@ namespace Harness.LoadTests.Profiles;
 /// A load shape kept in JSON (<c>Profiles/*.json</c>, or a file of the user's): a name, a model and stages.
 /// <see cref="ToSimulations"/> turns it into the engine's stages.
 /// </summary>
-public sealed record LoadProfile(string Name, string Description, IReadOnlyList<StageSpec> Stages)
+internal sealed record LoadProfile(string Name, string Description, IReadOnlyList<StageSpec> Stages)
 {
     private static readonly JsonSerializerOptions Json = new()
     {
@@ -24,7 +24,7 @@ public sealed record LoadProfile(string Name, string Description, IReadOnlyList<
     /// <summary>The profiles shipped with the harness, by name.</summary>
     public static IReadOnlyList<string> BuiltInNames { get; } = ["quick", "ramp", "step", "constant", "inject", "soak"];
 
-    public bool IsOpenModel => Stages.Any(s => s.Kind is StageKind.Inject or StageKind.RampingInject);
+    public bool IsOpenModel => Stages.Any(s => s.IsOpenModel);
 
     public TimeSpan Duration => ToSimulations().Aggregate(TimeSpan.Zero, (total, s) => total + s.During);
 
@@ -150,7 +150,7 @@ public sealed record LoadProfile(string Name, string Description, IReadOnlyList<
     public IReadOnlyList<LoadSimulation> ToSimulations() => [.. Stages.SelectMany(s => s.ToSimulations())];
 }
 
-public enum StageKind
+internal enum StageKind
 {
     RampingConstant,
     KeepConstant,
@@ -163,7 +163,7 @@ public enum StageKind
 }
 
 /// <summary>One stage as written in a profile. Durations accept <c>45s</c>, <c>8m</c>, <c>2h</c>, <c>1500ms</c> or <c>hh:mm:ss</c>.</summary>
-public sealed record StageSpec(
+internal sealed record StageSpec(
     [property: JsonConverter(typeof(JsonStringEnumConverter<StageKind>))] StageKind Kind,
     [property: JsonConverter(typeof(DurationJsonConverter))] TimeSpan During,
     int? Copies = null,
@@ -243,4 +243,4 @@ public sealed record StageSpec(
     }
 }
 
-public sealed class ProfileException(string message) : Exception(message);
+internal sealed class ProfileException(string message) : Exception(message);

@@ -1,3 +1,4 @@
+using Harness.LoadTests.Cli;
 using Harness.LoadTests.Engine;
 using Spectre.Console;
 
@@ -5,11 +6,11 @@ namespace Harness.LoadTests.Running;
 
 /// <summary>
 /// The progress line: current series, users, req/s, errors and time left. On a terminal it is rewritten in
-/// place every second; when output is redirected (CI, logs) a full line is written every five seconds.
+/// place every second; when output is redirected (logs) or CI is set, a full line is written every five seconds.
 /// </summary>
-public sealed class ProgressPrinter(IAnsiConsole console, int seriesCount, TimeSpan seriesDuration)
+internal sealed class ProgressPrinter(IAnsiConsole console, int seriesCount, TimeSpan seriesDuration)
 {
-    private readonly bool _interactive = !Console.IsOutputRedirected;
+    private readonly bool _interactive = Terminal.Interactive;
     private readonly Lock _lock = new();
     private string _series = "";
     private int _index;

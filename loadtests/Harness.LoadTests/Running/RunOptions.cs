@@ -6,14 +6,17 @@ using Harness.LoadTests.Targets;
 namespace Harness.LoadTests.Running;
 
 /// <summary>Everything <c>harness run</c> was asked to do, validated.</summary>
+/// <param name="Modes">The modes in the order listed, duplicates kept (a mode listed twice runs twice); for external targets, their modes.</param>
+/// <param name="Repeat">How many times the modes run, in a balanced order (<see cref="RepetitionOrder"/>), 1 to 20.</param>
 /// <param name="Targets">External targets; empty means start the services locally.</param>
 /// <param name="Thresholds">The <c>--assert</c> thresholds, checked once the run is over.</param>
-public sealed record RunOptions(
+internal sealed record RunOptions(
     LoadProfile Profile,
     double TimeScale,
     IReadOnlyList<string> Stacks,
     IReadOnlyList<string> Operations,
     IReadOnlyList<string> Modes,
+    int Repeat,
     IReadOnlyList<ServiceTarget> Targets,
     OperationSettings Settings,
     long MaxFailures,

@@ -1,258 +1,169 @@
-using System.Diagnostics;
 using System.Globalization;
 using System.Reflection;
-using Harness.Contracts;
-using Harness.LoadTests.Engine;
+using System.Runtime.InteropServices;
+using Harness.LoadTests.Cli;
 using Harness.LoadTests.Recording;
-using Harness.LoadTests.Reporting.Analysis;
-using Harness.LoadTests.Reporting.Formats;
-using Harness.LoadTests.Scenarios;
 using Harness.LoadTests.Targets;
 using Spectre.Console;
 
 namespace Harness.LoadTests.Running;
 
 /// <summary>
-/// <c>harness run</c>: for each mode, acquire its targets, run every stack × operation series one after another
-/// while scraping the target's counters, then write the raw files, render the report from them, and check the
+/// <c>harness run</c>'s lifecycle: for each mode, acquire its targets, run its series one after another
+/// (<see cref="SeriesRunner"/>), release them; then write the raw files, render the report from them, and check the
 /// thresholds. The raw files and the report are written even when a target fails or the run is interrupted.
 /// </summary>
-public sealed class RunOrchestrator(IAnsiConsole console)
+internal sealed class RunOrchestrator(IAnsiConsole console)
 {
-    public const int ExitOk = 0;
-    public const int ExitThresholdBreached = 1;
-    public const int ExitInterrupted = 130;
-
+    /// <returns>One of <see cref="ExitCodes"/>: the worst of what happened (recording failed, report not written, interrupted, threshold breached).</returns>
     public async Task<int> RunAsync(RunOptions options, ITargetProvider targets, CancellationToken cancellationToken)
     {
         var runId = DateTimeOffset.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
         var runDirectory = Path.GetFullPath(Path.Combine(options.OutputDirectory, runId));
-        Directory.CreateDirectory(runDirectory);
-
-        var simulations = options.Profile.ToSimulations();
+        var plan = RunPlan.Create(options.Modes, options.Repeat, options.Stacks, options.Operations);
+        var modes = options.Modes.Distinct().ToList();
+        var seriesCount = plan.Sum(m => m.Series.Count);
         var seriesDuration = options.Profile.Duration;
-        var plan = (from mode in targets.Modes
-                    from stack in options.Stacks
-                    from operation in options.Operations
-                    select (Mode: mode, Stack: stack, Operation: operation)).ToList();
-        var manifest = new RunManifest(
-            RunManifest.CurrentFormatVersion,
-            runId,
-            DateTimeOffset.Now,
-            options.Profile.Name,
-            options.Profile.ToJson(),
-            options.TimeScale,
-            targets.Modes,
-            [],
-            new MachineInfo(
-                Environment.ProcessorCount,
-                System.Runtime.InteropServices.RuntimeInformation.OSDescription,
-                Environment.Version.ToString(),
-                typeof(RunOrchestrator).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "unknown"),
-            options.CommandLine,
-            [Environment.MachineName]);
-
         console.MarkupLineInterpolated(
-            $"[bold]harness run[/] {options.Profile.Name}: {plan.Count} series of {seriesDuration:hh\\:mm\\:ss} ({string.Join(", ", targets.Modes)} × {string.Join(", ", options.Stacks)} × {string.Join(", ", options.Operations)}), writing {runDirectory}");
+            $"[bold]harness run[/] {options.Profile.Name}: {seriesCount} series of {seriesDuration:hh\\:mm\\:ss} ({string.Join(", ", modes)} × {string.Join(", ", options.Stacks)} × {string.Join(", ", options.Operations)}{Order(plan)}), writing {runDirectory}");
 
-        using var recorder = new RunRecorder(manifest, runDirectory);
-        var progress = new ProgressPrinter(console, plan.Count, seriesDuration);
-        var started = Stopwatch.StartNew();
-        var interrupted = false;
-        using var scrapeHttp = new HttpClient();
-        using var ticking = new CancellationTokenSource();
-        var ticker = TickAsync(recorder, started, ticking.Token);
+        RunRecorder recorder;
         try
         {
-            foreach (var modeGroup in plan.GroupBy(p => p.Mode))
-            {
-                IReadOnlyList<ServiceTarget> modeTargets;
-                try
-                {
-                    modeTargets = await targets.AcquireAsync(modeGroup.Key, cancellationToken);
-                }
-                catch (InvalidOperationException ex)
-                {
-                    // One mode failing to start must not cost the others their results.
-                    console.MarkupLineInterpolated($"[red]{modeGroup.Key}: could not start its services; its series are skipped.[/]");
-                    console.WriteLine(ex.Message);
-                    recorder.RecordEvent(new RunEvent(started.Elapsed.TotalSeconds, "target-down", null, $"{modeGroup.Key}: {ex.Message}"));
-                    continue;
-                }
+            Directory.CreateDirectory(runDirectory);
+            recorder = new RunRecorder(NewManifest(runId, options, modes), runDirectory);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            console.MarkupLineInterpolated($"[red]error:[/] could not create the run folder {runDirectory} ({ex.Message}); nothing was run.");
+            return ExitCodes.OutputFailed;
+        }
 
-                try
-                {
-                    foreach (var (mode, stack, operation) in modeGroup)
-                    {
-                        var target = modeTargets.Single(t => t.Stack == stack);
-                        await RunSeriesAsync(
-                            plan.IndexOf((mode, stack, operation)), target, operation, options, simulations,
-                            recorder, progress, scrapeHttp, started, targets as ISeriesWatcher, cancellationToken);
-                    }
-                }
-                finally
-                {
-                    await targets.ReleaseAsync(modeGroup.Key);
-                }
+        if (OutputSpace.Warning(runDirectory, seriesCount, seriesDuration) is { } warning)
+        {
+            console.MarkupLineInterpolated($"[yellow]warning:[/] {warning}");
+        }
+
+        bool interrupted;
+        using (var recording = new GuardedRecorder(recorder, cancellationToken))
+        {
+            interrupted = await RecordAsync(options, targets, plan, recording, cancellationToken);
+            if (recording.Failure is { } failure)
+            {
+                var free = OutputSpace.FreeBytes(runDirectory) is { } bytes ? OutputSpace.Format(bytes) : "unknown space";
+                console.MarkupLineInterpolated(
+                    $"[red]error:[/] could not write the raw files in {runDirectory} ({failure.Message}; {free} free), so the run stopped. What was written before is kept (run.json, events.jsonl, the seconds of series/ up to the failure); `harness report {runDirectory}` renders it once there is room.");
+                return ExitCodes.RecordingFailed;
             }
+        }
+
+        var exit = RunReport.Render(console, runDirectory, options.Thresholds);
+        return exit == ExitCodes.OutputFailed || !interrupted ? exit : ExitCodes.Interrupted;
+    }
+
+    /// <summary>Runs the plan into the recorder, then completes it; true when the user interrupted the run.</summary>
+    private async Task<bool> RecordAsync(
+        RunOptions options, ITargetProvider targets, IReadOnlyList<ModeRun> plan, GuardedRecorder recording, CancellationToken cancellationToken)
+    {
+        using var scrapeHttp = new HttpClient();
+        var progress = new ProgressPrinter(console, plan.Sum(m => m.Series.Count), options.Profile.Duration);
+        var run = new RunContext(options, recording, progress, scrapeHttp, targets as ISeriesWatcher);
+        using var ticking = new CancellationTokenSource();
+        var ticker = TickAsync(run, ticking.Token);
+        try
+        {
+            foreach (var modeRun in plan)
+            {
+                await RunModeAsync(run, modeRun, targets, recording.Token);
+            }
+
+            return false;
+        }
+        catch (OperationCanceledException) when (recording.Failed)
+        {
+            // A write failed; RunAsync says so once the services are stopped.
+            return cancellationToken.IsCancellationRequested;
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
-            interrupted = true;
             console.MarkupLine("[yellow]Interrupted: writing what was recorded so far.[/]");
-            recorder.RecordEvent(new RunEvent(started.Elapsed.TotalSeconds, "note", null, "Run interrupted by the user."));
+            recording.RecordEvent(new RunEvent(run.Clock.Elapsed.TotalSeconds, "note", null, "Run interrupted by the user."));
+            return true;
         }
         finally
         {
             await ticking.CancelAsync();
             await ticker;
-            recorder.Complete();
+            recording.Complete();
         }
-
-        var run = RawRunReader.Read(runDirectory, out var warnings);
-        foreach (var warning in warnings)
-        {
-            console.MarkupLineInterpolated($"[yellow]warning:[/] {warning}");
-        }
-
-        var results = ThresholdEvaluator.Evaluate(run, options.Thresholds);
-        var written = ReportWriter.WriteAll(run, runDirectory, results, warnings);
-        if (results.Count > 0)
-        {
-            console.WriteLine(ThresholdEvaluator.ToText(results));
-        }
-
-        console.MarkupLineInterpolated($"[green]Report:[/] {written.Html}");
-        var breached = results.Count(r => !r.Passed);
-        return interrupted ? ExitInterrupted : breached > 0 ? ExitThresholdBreached : ExitOk;
     }
 
-    private async Task RunSeriesAsync(
-        int index,
-        ServiceTarget target,
-        string operation,
-        RunOptions options,
-        IReadOnlyList<LoadSimulation> simulations,
-        RunRecorder recorder,
-        ProgressPrinter progress,
-        HttpClient scrapeHttp,
-        Stopwatch runClock,
-        ISeriesWatcher? watcher,
-        CancellationToken cancellationToken)
+    /// <summary>Starts one mode's targets, runs its series, and stops them, whatever happened.</summary>
+    private async Task RunModeAsync(RunContext run, ModeRun modeRun, ITargetProvider targets, CancellationToken cancellationToken)
     {
-        var seriesId = $"{target.Stack}-{operation}-{target.Mode}";
-        using IHarnessClient client = target.Stack == Stacks.Soap ? new HarnessSoapClient(target.Address) : new HarnessGrpcClient(target.Address);
-        var (idealLatency, idealThroughput) = await CalibrateAsync(client, operation, options.Settings, cancellationToken);
-        var offset = runClock.Elapsed.TotalSeconds;
-        recorder.AddSeries(new SeriesInfo(
-            seriesId,
-            target.Stack,
-            operation,
-            target.Mode,
-            target.Address.ToString(),
-            options.Profile.IsOpenModel ? "open" : "closed",
-            options.Settings.For(operation),
-            offset,
-            idealLatency,
-            idealThroughput));
-
-        var scenario = operation == Operations.Compute
-            ? ComputeScenario.Create(seriesId, client, options.Settings, simulations)
-            : CallThirdPartyScenario.Create(seriesId, client, options.Settings, simulations);
-
-        progress.StartSeries(index, seriesId);
-        using var scraping = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        var scraper = new ServerScraper(scrapeHttp, recorder, offset).RunAsync(seriesId, target.MetricsAddress, scraping.Token);
-        var watching = watcher?.WatchAsync(target, new SeriesWatch(seriesId, recorder, offset, runClock), scraping.Token) ?? Task.CompletedTask;
-        ScenarioResult result;
+        IReadOnlyList<ServiceTarget> modeTargets;
         try
         {
-            result = await LoadRunner.RunAsync(
-                scenario,
-                new SeriesObserver(recorder, seriesId, scenario.IsOpenModel, progress),
-                new LoadRunnerOptions { MaxFailures = options.MaxFailures },
-                cancellationToken);
+            modeTargets = await targets.AcquireAsync(modeRun.Mode, cancellationToken);
+        }
+        catch (InvalidOperationException ex)
+        {
+            // One mode failing to start must not cost the others their results.
+            console.MarkupLineInterpolated($"[red]{modeRun.Label}: could not start its services; its series are skipped.[/]");
+            console.WriteLine(ex.Message);
+            run.Recorder.RecordEvent(new RunEvent(run.Clock.Elapsed.TotalSeconds, "target-down", null, $"{modeRun.Label}: {ex.Message}"));
+            return;
+        }
+
+        try
+        {
+            var series = new SeriesRunner(console, run);
+            foreach (var planned in modeRun.Series)
+            {
+                await series.RunAsync(planned, modeTargets.Single(t => t.Stack == planned.Stack), cancellationToken);
+            }
         }
         finally
         {
-            await scraping.CancelAsync();
-            await scraper;
-            await watching;
-            progress.EndSeries();
+            await targets.ReleaseAsync(modeRun.Mode);
         }
-
-        if (result.StoppedByFailureLimit)
-        {
-            recorder.RecordEvent(new RunEvent(runClock.Elapsed.TotalSeconds, "note", seriesId, $"stopped after {result.Failures} failures (--max-failures)"));
-        }
-
-        console.MarkupLineInterpolated(
-            $"  {seriesId}: {result.Requests} requests, {result.Failures} failed, {result.Elapsed.TotalSeconds:F0} s");
-        cancellationToken.ThrowIfCancellationRequested();
     }
 
+    // A mode that runs more than once: say in which order, since that is what balances the repetitions.
+    private static string Order(IReadOnlyList<ModeRun> plan) =>
+        plan.Any(m => m.Repetition > 0) ? "; modes in the order " + string.Join(" ", plan.Select(m => m.Label)) : "";
+
+    private static RunManifest NewManifest(string runId, RunOptions options, IReadOnlyList<string> modes) => new(
+        RunManifest.CurrentFormatVersion,
+        runId,
+        DateTimeOffset.Now,
+        options.Profile.Name,
+        options.Profile.ToJson(),
+        options.TimeScale,
+        modes,
+        [],
+        new MachineInfo(
+            Environment.ProcessorCount,
+            RuntimeInformation.OSDescription,
+            Environment.Version.ToString(),
+            typeof(RunOrchestrator).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "unknown"),
+        options.CommandLine,
+        [Environment.MachineName]);
+
     /// <summary>Once a second the recorder writes the seconds that are over, so a crash loses at most the last few.</summary>
-    private static async Task TickAsync(RunRecorder recorder, Stopwatch clock, CancellationToken cancellationToken)
+    private static async Task TickAsync(RunContext run, CancellationToken cancellationToken)
     {
         using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
         try
         {
             while (await timer.WaitForNextTickAsync(cancellationToken))
             {
-                recorder.Tick(clock.Elapsed);
+                run.Recorder.Tick(run.Clock.Elapsed);
             }
         }
         catch (OperationCanceledException)
         {
             // The run is over; Complete writes the rest.
         }
-    }
-
-    /// <summary>
-    /// A few lone calls before the load: they warm the service's code paths (so modes start equal) and give the
-    /// ideal lines: the fastest lone call, and for Compute the throughput of one such call per core.
-    /// </summary>
-    private static async Task<(double? LatencyMs, double? Throughput)> CalibrateAsync(
-        IHarnessClient client, string operation, OperationSettings settings, CancellationToken cancellationToken)
-    {
-        if (operation == Operations.CallThirdParty)
-        {
-            // Ideal: every call in parallel, each taking exactly the stub's delay.
-            var waves = settings.Parallelism == 0 ? 1 : (int)Math.Ceiling(settings.Fanout / (double)settings.Parallelism);
-            try
-            {
-                await client.CallThirdPartyAsync(settings.Fanout, 1, settings.Style, settings.Parallelism, cancellationToken);
-            }
-            catch (Exception ex) when (ex is not OperationCanceledException)
-            {
-                // A failing target is measured by the run itself; the warm-up only prepares.
-            }
-
-            return (settings.DelayMs * (double)waves, null);
-        }
-
-        // The first calls pay for compiling the service's path; only the fastest of the later ones is a lone call's time.
-        const int WarmUpCalls = 5;
-        const int MeasuredCalls = 5;
-        var fastest = double.MaxValue;
-        for (var i = 0; i < WarmUpCalls + MeasuredCalls; i++)
-        {
-            var stopwatch = Stopwatch.StartNew();
-            try
-            {
-                await client.ComputeAsync(settings.Iterations, cancellationToken);
-            }
-            catch (Exception ex) when (ex is not OperationCanceledException)
-            {
-                return (null, null);
-            }
-
-            if (i >= WarmUpCalls)
-            {
-                fastest = Math.Min(fastest, stopwatch.Elapsed.TotalMilliseconds);
-            }
-        }
-
-        return (fastest, Environment.ProcessorCount * 1000 / fastest);
     }
 }

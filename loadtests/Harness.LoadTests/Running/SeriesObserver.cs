@@ -1,23 +1,22 @@
 using Harness.LoadTests.Engine;
-using Harness.LoadTests.Recording;
 
 namespace Harness.LoadTests.Running;
 
-/// <summary>Feeds one series' measurements into the recorder and the progress line.</summary>
-public sealed class SeriesObserver(RunRecorder recorder, string seriesId, bool openModel, ProgressPrinter progress) : ILoadObserver
+/// <summary>Feeds one series' measurements into the run's recorder and progress line.</summary>
+internal sealed class SeriesObserver(RunContext run, string seriesId) : ILoadObserver
 {
     public void OnRequest(in RequestSample sample) =>
-        recorder.RecordRequest(
+        run.Recorder.RecordRequest(
             seriesId,
             sample.CompletedAt,
             sample.Latency,
-            openModel ? sample.LatencyFromIntendedStart : null,
+            run.IsOpenModel ? sample.LatencyFromIntendedStart : null,
             sample.IsSuccess,
             sample.StatusCode);
 
     public void OnProgress(LoadProgress p)
     {
-        recorder.RecordUsers(seriesId, p.Second, p.Users);
-        progress.Update(p);
+        run.Recorder.RecordUsers(seriesId, p.Second, p.Users);
+        run.Progress.Update(p);
     }
 }

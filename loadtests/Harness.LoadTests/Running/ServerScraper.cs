@@ -8,7 +8,7 @@ namespace Harness.LoadTests.Running;
 /// that second. A refused or broken connection marks the outage as a run event once, and its end once, so the
 /// report shows when a target died; a read that is merely slow is not an outage.
 /// </summary>
-public sealed class ServerScraper(HttpClient http, RunRecorder recorder, double seriesOffsetSeconds)
+internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, double seriesOffsetSeconds)
 {
     public async Task RunAsync(string seriesId, Uri metricsAddress, CancellationToken cancellationToken)
     {

@@ -4,7 +4,7 @@ using Harness.LoadTests.Engine;
 namespace Harness.LoadTests.Scenarios;
 
 /// <summary>The slow third-party operation (experiments S1–S3) against one stack.</summary>
-public static class CallThirdPartyScenario
+internal static class CallThirdPartyScenario
 {
     public static Scenario Create(string name, IHarnessClient client, OperationSettings settings, IReadOnlyList<LoadSimulation> load) =>
         new(name, async context =>

@@ -4,7 +4,7 @@ using Harness.LoadTests.Engine;
 namespace Harness.LoadTests.Scenarios;
 
 /// <summary>The CPU-bound operation (experiment S0) against one stack.</summary>
-public static class ComputeScenario
+internal static class ComputeScenario
 {
     public static Scenario Create(string name, IHarnessClient client, OperationSettings settings, IReadOnlyList<LoadSimulation> load) =>
         new(name, async context =>

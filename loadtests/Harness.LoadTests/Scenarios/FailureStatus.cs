@@ -6,7 +6,7 @@ using Grpc.Core;
 namespace Harness.LoadTests.Scenarios;
 
 /// <summary>Names a failed request's status the same way for both stacks, for the per-status failure counts.</summary>
-public static partial class FailureStatus
+internal static partial class FailureStatus
 {
     public static string Of(Exception exception) => exception switch
     {

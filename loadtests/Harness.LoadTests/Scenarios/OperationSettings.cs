@@ -8,7 +8,7 @@ namespace Harness.LoadTests.Scenarios;
 /// <param name="DelayMs">CallThirdParty: the stub's delay per call.</param>
 /// <param name="Style">CallThirdParty: blocking, async, thread-sleep, task-wait or task-delay.</param>
 /// <param name="Parallelism">CallThirdParty: most calls in flight per request; 0 = all.</param>
-public sealed record OperationSettings(int Iterations, int Fanout, int DelayMs, string Style, int Parallelism)
+internal sealed record OperationSettings(int Iterations, int Fanout, int DelayMs, string Style, int Parallelism)
 {
     public static OperationSettings Default { get; } = new(Iterations: 1_000_000, Fanout: 4, DelayMs: 1000, Style: "blocking", Parallelism: 0);
 
@@ -29,7 +29,7 @@ public sealed record OperationSettings(int Iterations, int Fanout, int DelayMs, 
 }
 
 /// <summary>The operation names used on the command line, in series ids and in reports.</summary>
-public static class Operations
+internal static class Operations
 {
     public const string Compute = "compute";
     public const string CallThirdParty = "call-third-party";

@@ -4,10 +4,8 @@ namespace Harness.LoadTests.Targets;
 /// Services that are already running (compose, Kubernetes, containers the runner started), grouped by mode: each
 /// target's own <c>mode=</c>, else <c>--mode-label</c>. Modes run one after another, in the order first named.
 /// </summary>
-public sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : ITargetProvider
+internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : ITargetProvider
 {
-    public IReadOnlyList<string> Modes { get; } = [.. targets.Select(t => t.Mode).Distinct()];
-
     public Task<IReadOnlyList<ServiceTarget>> AcquireAsync(string mode, CancellationToken cancellationToken) =>
         Task.FromResult<IReadOnlyList<ServiceTarget>>([.. targets.Where(t => t.Mode == mode)]);
 

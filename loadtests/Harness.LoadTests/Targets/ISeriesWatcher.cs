@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using Harness.LoadTests.Recording;
+using Harness.LoadTests.Running;
 
 namespace Harness.LoadTests.Targets;
 
@@ -7,11 +7,11 @@ namespace Harness.LoadTests.Targets;
 /// A target provider that also watches its targets while a series runs: <c>matrix</c> samples each container's stats
 /// into the timeline and injects the requested fault.
 /// </summary>
-public interface ISeriesWatcher
+internal interface ISeriesWatcher
 {
     /// <summary>Runs beside one series until <paramref name="cancellationToken"/> ends it; never throws for a failed sample.</summary>
     Task WatchAsync(ServiceTarget target, SeriesWatch series, CancellationToken cancellationToken);
 }
 
 /// <summary>Where a watcher writes: the series, its recorder, and the run's clock (events count from the run's start).</summary>
-public sealed record SeriesWatch(string SeriesId, RunRecorder Recorder, double OffsetSeconds, Stopwatch RunClock);
+internal sealed record SeriesWatch(string SeriesId, GuardedRecorder Recorder, double OffsetSeconds, Stopwatch RunClock);

@@ -1,11 +1,8 @@
 namespace Harness.LoadTests.Targets;
 
 /// <summary>Where a run's services come from: processes started here, or services someone else runs.</summary>
-public interface ITargetProvider : IAsyncDisposable
+internal interface ITargetProvider : IAsyncDisposable
 {
-    /// <summary>The modes this provider can give targets for, in run order.</summary>
-    IReadOnlyList<string> Modes { get; }
-
     /// <summary>Makes the targets of one mode ready (starting them if need be) and returns them.</summary>
     Task<IReadOnlyList<ServiceTarget>> AcquireAsync(string mode, CancellationToken cancellationToken);
 

@@ -1,18 +1,15 @@
+using Harness.LoadTests.Hosting;
+
 namespace Harness.LoadTests.Targets;
 
 /// <summary>
 /// The embedded default: the stub and the services started here as child processes on loopback ports, one
 /// mode at a time so that no two modes compete for the cores.
 /// </summary>
-public sealed class LocalTargets(IReadOnlyList<string> stacks, IReadOnlyList<string> modes, Action<string> log) : ITargetProvider
+internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> log) : ITargetProvider
 {
     private readonly Dictionary<string, List<LocalProcess>> _byMode = [];
     private LocalProcess? _stub;
-
-    public IReadOnlyList<string> Modes => modes;
-
-    /// <summary>The services of the mode in use, for fault injection and diagnostics.</summary>
-    public IReadOnlyList<LocalProcess> Current => [.. _byMode.Values.SelectMany(p => p)];
 
     public async Task<IReadOnlyList<ServiceTarget>> AcquireAsync(string mode, CancellationToken cancellationToken)
     {

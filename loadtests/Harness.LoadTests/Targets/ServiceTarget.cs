@@ -5,9 +5,9 @@ namespace Harness.LoadTests.Targets;
 /// <param name="Mode">The scheduling mode it runs, or the user's label for an external target.</param>
 /// <param name="Address">Where requests go (h2c for gRPC).</param>
 /// <param name="MetricsAddress">Where /metrics is read over HTTP/1.1 (the admin port for gRPC).</param>
-public sealed record ServiceTarget(string Stack, string Mode, Uri Address, Uri MetricsAddress);
+internal sealed record ServiceTarget(string Stack, string Mode, Uri Address, Uri MetricsAddress);
 
-public static class Stacks
+internal static class Stacks
 {
     public const string Soap = "soap";
     public const string Grpc = "grpc";

@@ -1,5 +1,5 @@
+using Harness.LoadTests.Hosting;
 using Harness.LoadTests.Recording;
-using Harness.LoadTests.Targets;
 
 namespace Harness.LoadTests.Tests.Containers;
 

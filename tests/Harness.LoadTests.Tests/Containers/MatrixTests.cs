@@ -2,7 +2,6 @@ using System.Diagnostics;
 using Harness.LoadTests.Cli;
 using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Recording;
-using Harness.LoadTests.Running;
 
 namespace Harness.LoadTests.Tests.Containers;
 
@@ -90,7 +89,7 @@ public sealed class MatrixTests
             printed = text.ToString();
         }
 
-        Assert.True(harness.ExitCode == RunOrchestrator.ExitInterrupted, printed);
+        Assert.True(harness.ExitCode == ExitCodes.Interrupted, printed);
         Assert.True(File.Exists(Path.Combine(HarnessRun.RunFolder(output), "index.html")), printed);
         var runId = RunIdIn(printed);
         Assert.Empty(await Docker.ContainersLabelledAsync($"harness.run={runId}"));

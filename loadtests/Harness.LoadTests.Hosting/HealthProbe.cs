@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 
-namespace Harness.LoadTests.Targets;
+namespace Harness.LoadTests.Hosting;
 
 /// <summary>Waits for a starting service's <c>/healthz</c> to answer 200, as both local processes and containers do.</summary>
 public static class HealthProbe

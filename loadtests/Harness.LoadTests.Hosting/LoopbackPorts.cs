@@ -1,7 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
 
-namespace Harness.LoadTests.Targets;
+namespace Harness.LoadTests.Hosting;
 
 /// <summary>Free TCP ports on 127.0.0.1 for services the runner starts (processes or containers).</summary>
 public static class LoopbackPorts

@@ -2,16 +2,41 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Text;
 
-namespace Harness.LoadTests.Targets;
+namespace Harness.LoadTests.Hosting;
 
 /// <summary>
-/// A Harness service started as a child process on free loopback ports. Every instance is also registered
-/// for process exit, so an interrupted run (Ctrl+C, an exception) leaves nothing running.
+/// A Harness service started as a child process on free loopback ports. It never outlives this process:
+/// <see cref="DisposeAsync"/> kills it on the normal path, <see cref="KillAll"/> on process exit and on an unhandled
+/// exception (and the harness calls it on a second Ctrl+C or SIGTERM), and a watchdog beside it kills it when
+/// this process dies in a way no handler sees (SIGKILL, a crash of the runtime).
 /// </summary>
+/// <remarks>
+/// The watchdog: on Unix the service is started by a small <c>/bin/sh</c> wrapper that also waits, in a subshell,
+/// for end-of-file on its standard input, a pipe whose only writer is this process. The kernel closes that pipe
+/// when this process ends, however it ends, and the subshell then SIGKILLs the service. Alternatives were weighed:
+/// <c>PR_SET_PDEATHSIG</c> is out of reach of <see cref="Process.Start()"/> and fires when the forking thread
+/// exits (a ThreadPool thread may retire at any time); a process group only helps while this process is alive
+/// to signal it; a watchdog inside the service polling its parent's pid would put harness knowledge into every
+/// service and poll. The pipe needs neither, and reacts at once.
+/// </remarks>
 public sealed class LocalProcess : IAsyncDisposable
 {
     private static readonly ConcurrentDictionary<LocalProcess, byte> Running = new();
     private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(60);
+
+    // $1... is the service's command line. fd 3 keeps the pipe for the watchdog; the service gets /dev/null.
+    private const string Watchdog = """
+        exec 3<&0 0</dev/null
+        "$@" 3<&- &
+        child=$!
+        (while read -r _ <&3; do :; done; kill -KILL "$child" 2>/dev/null) &
+        watchdog=$!
+        exec 3<&-
+        wait "$child"
+        code=$?
+        kill "$watchdog" 2>/dev/null
+        exit "$code"
+        """;
 
     private readonly Process _process;
     private readonly StringBuilder _output = new();
@@ -19,7 +44,7 @@ public sealed class LocalProcess : IAsyncDisposable
     static LocalProcess()
     {
         AppDomain.CurrentDomain.ProcessExit += (_, _) => KillAll();
-        Console.CancelKeyPress += (_, _) => KillAll();
+        AppDomain.CurrentDomain.UnhandledException += (_, _) => KillAll();
     }
 
     private LocalProcess(string name, Process process, Uri address, Uri adminAddress)
@@ -59,17 +84,20 @@ public sealed class LocalProcess : IAsyncDisposable
         var assembly = Path.Combine(AppContext.BaseDirectory, assemblyName + ".dll");
         if (!File.Exists(assembly))
         {
-            throw new FileNotFoundException($"{assemblyName}.dll is not beside the runner; build the solution first.", assembly);
+            throw new FileNotFoundException($"{assemblyName}.dll is not beside this program; reference its project so the build copies it here.", assembly);
         }
 
-        var start = new ProcessStartInfo("dotnet")
+        string[] command = ["dotnet", assembly, $"--Listen:Port={port}", $"--Listen:AdminPort={adminPort}", "--Serilog:MinimumLevel:Default=Warning", .. args];
+        var watched = !OperatingSystem.IsWindows();
+        var start = new ProcessStartInfo(watched ? "/bin/sh" : command[0])
         {
+            RedirectStandardInput = watched,
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
             WorkingDirectory = AppContext.BaseDirectory,
         };
-        foreach (var arg in (string[])[assembly, $"--Listen:Port={port}", $"--Listen:AdminPort={adminPort}", "--Serilog:MinimumLevel:Default=Warning", .. args])
+        foreach (var arg in watched ? ["-c", Watchdog, "sh", .. command] : command[1..])
         {
             start.ArgumentList.Add(arg);
         }
@@ -129,7 +157,8 @@ public sealed class LocalProcess : IAsyncDisposable
         _process.Dispose();
     }
 
-    private static void KillAll()
+    /// <summary>Kills every service started here that still runs, at once and without waiting; safe from any thread, any number of times.</summary>
+    public static void KillAll()
     {
         foreach (var local in Running.Keys)
         {

@@ -1,0 +1,73 @@
+namespace Harness.LoadTests.Running;
+
+/// <summary>One series of a run: a stack and an operation against one mode's targets.</summary>
+/// <param name="Index">Its place in the run, from 0, for the progress line.</param>
+/// <param name="Repetition">Which run of its mode this is, from 1, when the mode runs more than once; else 0.</param>
+internal sealed record PlannedSeries(int Index, string Stack, string Operation, string Mode, int Repetition)
+{
+    /// <summary>The series id of the raw files: <c>{stack}-{operation}-{mode}</c>, and <c>-{repetition}</c> when the mode runs more than once.</summary>
+    public string Id => Repetition == 0 ? $"{Stack}-{Operation}-{Mode}" : $"{Stack}-{Operation}-{Mode}-{Repetition}";
+}
+
+/// <summary>
+/// The series that run while one mode's services are up: they start before the first and stop after the last, so
+/// each repetition of a mode meets services of its own.
+/// </summary>
+/// <param name="Repetition">From 1 when the mode runs more than once; else 0.</param>
+internal sealed record ModeRun(string Mode, int Repetition, IReadOnlyList<PlannedSeries> Series)
+{
+    public string Label => Repetition == 0 ? Mode : $"{Mode}-{Repetition}";
+}
+
+/// <summary>The order of a run: the modes (<see cref="RepetitionOrder"/>), and under each every stack × operation.</summary>
+internal static class RunPlan
+{
+    /// <param name="modes">The modes as listed, duplicates kept: a mode listed twice runs twice.</param>
+    /// <param name="repeat">How many times the whole list runs, 1 or more.</param>
+    public static IReadOnlyList<ModeRun> Create(IReadOnlyList<string> modes, int repeat, IReadOnlyList<string> stacks, IReadOnlyList<string> operations)
+    {
+        var runs = new List<ModeRun>();
+        var index = 0;
+        foreach (var (mode, repetition) in RepetitionOrder.Of(modes, repeat))
+        {
+            var series = new List<PlannedSeries>();
+            foreach (var stack in stacks)
+            {
+                foreach (var operation in operations)
+                {
+                    series.Add(new PlannedSeries(index++, stack, operation, mode, repetition));
+                }
+            }
+
+            runs.Add(new ModeRun(mode, repetition, series));
+        }
+
+        return runs;
+    }
+}
+
+/// <summary>In which order the modes of a repeated run go, so that no mode is favoured by its place in the run.</summary>
+internal static class RepetitionOrder
+{
+    /// <summary>
+    /// The list <paramref name="repeat"/> times, forwards and backwards in turn: A B B A A B…, A B C C B A A B C…
+    /// Over an even number of rounds every mode sits as often at an even place as at an odd one, and its mean place
+    /// is the same as every other mode's, so a drift over the run (a warming machine, a filling disk) does not favour
+    /// one. Each mode's runs are numbered from 1 in run order; a mode that runs only once gets 0.
+    /// </summary>
+    /// <param name="modes">The modes as listed; a mode listed twice is two entries of each round.</param>
+    /// <param name="repeat">Rounds, 1 or more.</param>
+    public static IReadOnlyList<(string Mode, int Repetition)> Of(IReadOnlyList<string> modes, int repeat)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(repeat, 1);
+        var order = new List<string>();
+        for (var round = 0; round < repeat; round++)
+        {
+            order.AddRange(round % 2 == 0 ? modes : modes.Reverse());
+        }
+
+        var runs = order.GroupBy(m => m).ToDictionary(g => g.Key, g => g.Count());
+        var seen = new Dictionary<string, int>();
+        return [.. order.Select(mode => (mode, runs[mode] == 1 ? 0 : seen[mode] = seen.GetValueOrDefault(mode) + 1))];
+    }
+}

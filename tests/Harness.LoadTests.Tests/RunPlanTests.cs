@@ -1,0 +1,99 @@
+using System.CommandLine;
+using Harness.LoadTests.Cli;
+using Harness.LoadTests.Running;
+
+namespace Harness.LoadTests.Tests;
+
+/// <summary>The order of a run's modes and the ids of its series: <c>--modes</c> with duplicates, <c>--repeat N</c>.</summary>
+public sealed class RunPlanTests
+{
+    [Fact]
+    public void TwoModes_RepeatedFourTimes_GoABBAABBA()
+    {
+        var order = RepetitionOrder.Of(["a", "b"], 4);
+
+        Assert.Equal(["a", "b", "b", "a", "a", "b", "b", "a"], order.Select(o => o.Mode));
+    }
+
+    [Fact]
+    public void ThreeModes_RepeatedThreeTimes_GoABCCBAABC()
+    {
+        var order = RepetitionOrder.Of(["a", "b", "c"], 3);
+
+        Assert.Equal(["a", "b", "c", "c", "b", "a", "a", "b", "c"], order.Select(o => o.Mode));
+    }
+
+    [Theory]
+    [InlineData(2, 2)]
+    [InlineData(2, 6)]
+    [InlineData(3, 2)]
+    [InlineData(3, 20)]
+    [InlineData(4, 8)]
+    public void EvenRepeats_AreBalanced_EveryModeAsOftenAtEvenAsAtOddPlaces_WithTheSameMeanPlace(int modeCount, int repeat)
+    {
+        var modes = Enumerable.Range(0, modeCount).Select(i => $"m{i}").ToList();
+
+        var order = RepetitionOrder.Of(modes, repeat);
+
+        Assert.Equal(modeCount * repeat, order.Count);
+        foreach (var mode in modes)
+        {
+            var places = order.Select((o, place) => (o.Mode, place)).Where(p => p.Mode == mode).Select(p => p.place).ToList();
+            Assert.Equal(repeat, places.Count);
+            Assert.Equal(places.Count(p => p % 2 == 0), places.Count(p => p % 2 == 1));
+            Assert.Equal((order.Count - 1) / 2.0, places.Average());
+        }
+    }
+
+    [Theory]
+    [InlineData(2, 1)]
+    [InlineData(2, 5)]
+    [InlineData(3, 3)]
+    public void OddRepeats_AreAsBalancedAsTheyCanBe_OneApartAtMost(int modeCount, int repeat)
+    {
+        var modes = Enumerable.Range(0, modeCount).Select(i => $"m{i}").ToList();
+
+        var order = RepetitionOrder.Of(modes, repeat);
+
+        foreach (var mode in modes)
+        {
+            var places = order.Select((o, place) => (o.Mode, place)).Where(p => p.Mode == mode).Select(p => p.place).ToList();
+            Assert.InRange(places.Count(p => p % 2 == 0) - places.Count(p => p % 2 == 1), -1, 1);
+        }
+    }
+
+    [Fact]
+    public void Repetitions_AreNumberedInRunOrder_AndAModeRunOnceIsNotNumbered()
+    {
+        Assert.Equal([("a", 1), ("b", 1), ("b", 2), ("a", 2)], RepetitionOrder.Of(["a", "b"], 2));
+        Assert.Equal([("a", 0), ("b", 0)], RepetitionOrder.Of(["a", "b"], 1));
+    }
+
+    [Fact]
+    public void SeriesIds_CarryTheRepetition_OnlyWhenTheModeRunsMoreThanOnce()
+    {
+        var once = RunPlan.Create(["iocp"], 1, ["grpc"], ["compute"]);
+        var twice = RunPlan.Create(["iocp", "custompool"], 2, ["grpc"], ["compute", "call-third-party"]);
+
+        Assert.Equal("grpc-compute-iocp", Assert.Single(Assert.Single(once).Series).Id);
+        Assert.Equal(
+            ["grpc-compute-iocp-1", "grpc-call-third-party-iocp-1", "grpc-compute-custompool-1", "grpc-call-third-party-custompool-1",
+             "grpc-compute-custompool-2", "grpc-call-third-party-custompool-2", "grpc-compute-iocp-2", "grpc-call-third-party-iocp-2"],
+            twice.SelectMany(m => m.Series).Select(s => s.Id));
+        Assert.Equal(Enumerable.Range(0, 8), twice.SelectMany(m => m.Series).Select(s => s.Index));
+    }
+
+    [Fact]
+    public void DuplicateModes_AreKept_EachRunNumbered()
+    {
+        var options = new RunCommandOptions();
+        var command = new RootCommand();
+        options.AddTo(command);
+
+        var run = options.Bind(command.Parse(["--modes", "threadpool,threadpool", "--stacks", "grpc", "--operations", "compute"]), "harness");
+        var plan = RunPlan.Create(run.Modes, run.Repeat, run.Stacks, run.Operations);
+
+        Assert.Equal(["threadpool", "threadpool"], run.Modes);
+        Assert.Equal(["grpc-compute-threadpool-1", "grpc-compute-threadpool-2"], plan.SelectMany(m => m.Series).Select(s => s.Id));
+    }
+}
