@@ -43,14 +43,13 @@ public static class GrpcApp
 
         builder.Services.AddGrpc();
         builder.Services.AddOptions<GrpcServiceOptions>()
-            .Configure<IOptions<GrpcQuotaOptions>, IOptions<SchedulingOptions>>((grpc, quotas, scheduling) =>
+            .Configure<IOptions<GrpcQuotaOptions>, IWorkScheduler>((grpc, quotas, scheduler) =>
             {
                 grpc.MaxReceiveMessageSize = quotas.Value.MaxReceiveMessageSize;
 
                 // Outermost first: status mapping wraps the hop, so exceptions thrown on the scheduler are mapped too.
                 grpc.Interceptors.Add<StatusMappingInterceptor>();
-                SchedulingOptions.TryParseMode(scheduling.Value.Mode, out var mode);
-                switch (mode)
+                switch (scheduler.Mode)
                 {
                     case SchedulingMode.ThreadPool:
                         // The handler stays on the ThreadPool thread Kestrel dispatched it on.

@@ -6,6 +6,7 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
@@ -63,7 +64,7 @@ public static class HostingExtensions
     {
         builder.Services.AddSingleton<IValidateOptions<SchedulingOptions>, SchedulingOptionsValidator>();
         builder.Services.AddOptions<SchedulingOptions>()
-            .BindConfiguration(SchedulingOptions.SectionName)
+            .Configure<IConfiguration>(BindScheduling)
             .ValidateOnStart();
         builder.Services.AddSingleton<IWorkScheduler>(sp =>
         {
@@ -125,15 +126,27 @@ public static class HostingExtensions
         return new Uri(addresses.First());
     }
 
-    private static void TryAddServiceIdentity(this IServiceCollection services, string service) =>
-        services.AddSingleton(sp =>
+    /// <summary>
+    /// Binds the <c>Scheduling</c> section; <see cref="SchedulingModeConverter"/> turns the mode's name into the
+    /// enum. The binder reports a name it refuses as a conversion error with a stack trace; report it instead like
+    /// every other bad setting, naming the variable and the valid values.
+    /// </summary>
+    private static void BindScheduling(SchedulingOptions options, IConfiguration configuration)
+    {
+        try
         {
-            var scheduling = sp.GetService<IOptions<SchedulingOptions>>();
-            SchedulingMode? mode = scheduling is not null && SchedulingOptions.TryParseMode(scheduling.Value.Mode, out var parsed)
-                ? parsed
-                : null;
-            return new ServiceIdentity(service, mode);
-        });
+            configuration.GetSection(SchedulingOptions.SectionName).Bind(options);
+        }
+        catch (InvalidOperationException ex) when (ex.InnerException is UnknownSchedulingModeException unknown)
+        {
+            throw new OptionsValidationException(
+                Options.DefaultName, typeof(SchedulingOptions), [SchedulingOptionsValidator.UnknownMode(unknown.Value)]);
+        }
+    }
+
+    // The mode is the scheduler's own: the one that was bound and built, never a second reading of configuration.
+    private static void TryAddServiceIdentity(this IServiceCollection services, string service) =>
+        services.AddSingleton(sp => new ServiceIdentity(service, sp.GetService<IWorkScheduler>()?.Mode));
 
     private static void LogStartup(WebApplication app)
     {

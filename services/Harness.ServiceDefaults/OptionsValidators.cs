@@ -9,14 +9,13 @@ namespace Harness.ServiceDefaults;
 
 internal sealed class SchedulingOptionsValidator : IValidateOptions<SchedulingOptions>
 {
+    /// <summary>The failure for a mode name that binding refused (the mode itself is an enum by then).</summary>
+    public static string UnknownMode(string value) =>
+        $"Scheduling__Mode '{value}' is not a scheduling mode; valid values: {string.Join(", ", SchedulingOptions.ModeNames.Keys)}.";
+
     public ValidateOptionsResult Validate(string? name, SchedulingOptions options)
     {
         var failures = new List<string>();
-        if (!SchedulingOptions.TryParseMode(options.Mode, out _))
-        {
-            failures.Add($"Scheduling__Mode '{options.Mode}' is not a scheduling mode; valid values: {string.Join(", ", SchedulingOptions.ModeNames.Keys)}.");
-        }
-
         if (options.IocpConcurrency < 0)
         {
             failures.Add($"Scheduling__IocpConcurrency must be 0 (= processor count) or more; got {options.IocpConcurrency}.");

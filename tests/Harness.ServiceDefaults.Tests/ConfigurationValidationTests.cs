@@ -9,6 +9,8 @@ public sealed class ConfigurationValidationTests
 {
     [Theory]
     [InlineData("--Scheduling:Mode=fast", "Scheduling__Mode 'fast' is not a scheduling mode; valid values: threadpool, iocp, custompool.")]
+    [InlineData("--Scheduling:Mode=", "Scheduling__Mode '' is not a scheduling mode; valid values: threadpool, iocp, custompool.")]
+    [InlineData("--Scheduling:Mode=1", "Scheduling__Mode '1' is not a scheduling mode; valid values: threadpool, iocp, custompool.")]
     [InlineData("--Scheduling:IocpConcurrency=-1", "Scheduling__IocpConcurrency must be 0 (= processor count) or more; got -1.")]
     [InlineData("--Scheduling:CustomPoolMaxThreads=0", "Scheduling__CustomPoolMaxThreads must be between max(1, CustomPoolMinThreads) and 32767; got 0.")]
     [InlineData("--Workloads:MaxFanout=0", "Workloads__MaxFanout must be between 1 and 10000; got 0.")]
