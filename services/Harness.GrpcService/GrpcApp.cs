@@ -1,5 +1,6 @@
 using Grpc.AspNetCore.Server;
 using Harness.Contracts;
+using Harness.ServiceOperations;
 using Harness.Scheduling;
 using Harness.ServiceDefaults;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
@@ -22,7 +23,7 @@ public static class GrpcApp
         var builder = WebApplication.CreateBuilder(args);
         builder.AddHarnessDefaults("grpc", DefaultPort, HttpProtocols.Http2, DefaultAdminPort);
         builder.AddHarnessScheduling();
-        builder.AddHarnessWorkloads();
+        builder.AddHarnessOperations();
         builder.AddHarnessGrpc();
 
         // Pipeline

@@ -1,6 +1,6 @@
 using Grpc.Core;
 using Harness.Contracts.Grpc;
-using Harness.ServiceDefaults;
+using Harness.ServiceOperations;
 
 namespace Harness.GrpcService;
 

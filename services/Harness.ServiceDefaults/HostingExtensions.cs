@@ -1,5 +1,4 @@
 using Harness.Scheduling;
-using Harness.Workloads;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Hosting;
@@ -72,37 +71,6 @@ public static class HostingExtensions
             var logger = sp.GetRequiredService<ILoggerFactory>().CreateLogger("Harness.Scheduling");
             scheduler.UnhandledException += ex => logger.LogError(ex, "A work item threw; the {Mode} scheduler kept its thread", scheduler.Mode);
             return scheduler;
-        });
-        return builder;
-    }
-
-    /// <summary>The two operations: limits, the third-party client, the operation tracker and <see cref="HarnessOperations"/>.</summary>
-    public static WebApplicationBuilder AddHarnessWorkloads(this WebApplicationBuilder builder)
-    {
-        builder.Services.AddSingleton<IValidateOptions<WorkloadLimits>, WorkloadLimitsValidator>();
-        builder.Services.AddOptions<WorkloadLimits>().BindConfiguration(WorkloadLimits.SectionName).ValidateOnStart();
-        builder.Services.AddSingleton<IValidateOptions<ThirdPartyOptions>, ThirdPartyOptionsValidator>();
-        builder.Services.AddOptions<ThirdPartyOptions>().BindConfiguration(ThirdPartyOptions.SectionName).ValidateOnStart();
-
-        builder.Services.AddSingleton(sp => sp.GetRequiredService<IOptions<WorkloadLimits>>().Value);
-        builder.Services.AddSingleton(new OperationTracker(HarnessOperations.Names));
-        builder.Services.AddSingleton<HarnessOperations>();
-        builder.Services.AddSingleton(sp =>
-        {
-            var options = sp.GetRequiredService<IOptions<ThirdPartyOptions>>().Value;
-
-            // One pooled client for every call: a connection per call in flight, never a cap below the fan-out.
-            var handler = new SocketsHttpHandler
-            {
-                MaxConnectionsPerServer = int.MaxValue,
-                PooledConnectionLifetime = TimeSpan.FromMinutes(2),
-                ConnectTimeout = TimeSpan.FromSeconds(10),
-            };
-            var http = new HttpClient(handler) { BaseAddress = options.BaseAddress, Timeout = options.Timeout };
-            return new ThirdPartyWorkload(
-                http,
-                sp.GetRequiredService<IWorkScheduler>(),
-                sp.GetRequiredService<WorkloadLimits>());
         });
         return builder;
     }

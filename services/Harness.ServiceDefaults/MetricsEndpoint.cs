@@ -6,7 +6,7 @@ using Microsoft.Extensions.DependencyInjection;
 
 namespace Harness.ServiceDefaults;
 
-/// <summary>/metrics in Prometheus text: the ThreadPool, the mode's scheduler, operations and the process.</summary>
+/// <summary>/metrics in Prometheus text: the ThreadPool, the mode's scheduler, the service's own sources (operations, the stub's requests) and the process.</summary>
 public static class MetricsEndpoint
 {
     public static IEndpointConventionBuilder MapHarnessMetrics(this IEndpointRouteBuilder endpoints, string path = "/metrics") =>
@@ -16,13 +16,12 @@ public static class MetricsEndpoint
             var text = Render(
                 services.GetRequiredService<ServiceIdentity>(),
                 services.GetService<IWorkScheduler>(),
-                services.GetService<OperationTracker>(),
                 services.GetServices<IMetricsSource>());
             return Results.Text(text, PrometheusWriter.ContentType);
         });
 
     public static string Render(
-        ServiceIdentity identity, IWorkScheduler? scheduler, OperationTracker? operations, IEnumerable<IMetricsSource> sources)
+        ServiceIdentity identity, IWorkScheduler? scheduler, IEnumerable<IMetricsSource> sources)
     {
         var w = new PrometheusWriter();
         var mode = identity.ModeName;
@@ -44,14 +43,6 @@ public static class MetricsEndpoint
             w.Counter("harness_scheduler_failed_total", "Work items that threw; the scheduler kept the thread.", c.Failed, ("mode", mode));
         }
 
-        if (operations is not null)
-        {
-            OperationFamily(w, operations, "harness_operations_executing", "gauge", "Operations executing now, counted on the thread that runs them.", c => c.Executing);
-            OperationFamily(w, operations, "harness_operations_executing_peak", "gauge", "Most operations seen executing at once since start.", c => c.Peak);
-            OperationFamily(w, operations, "harness_operations_completed_total", "counter", "Operations that returned a result.", c => c.Completed);
-            OperationFamily(w, operations, "harness_operations_failed_total", "counter", "Operations that ended in an error.", c => c.Failed);
-        }
-
         foreach (var source in sources)
         {
             source.Write(w);
@@ -64,15 +55,5 @@ public static class MetricsEndpoint
         w.Counter("process_voluntary_context_switches_total", "Voluntary context switches (from /proc; -1 where unavailable).", p.VoluntaryContextSwitches);
         w.Counter("process_involuntary_context_switches_total", "Involuntary context switches (from /proc; -1 where unavailable).", p.InvoluntaryContextSwitches);
         return w.ToString();
-    }
-
-    private static void OperationFamily(
-        PrometheusWriter writer, OperationTracker operations, string name, string type, string help, Func<OperationTracker.Counter, long> read)
-    {
-        writer.Family(name, type, help);
-        foreach (var (operation, counter) in operations.Counters)
-        {
-            writer.Sample(read(counter), ("operation", operation));
-        }
     }
 }

@@ -1,7 +1,7 @@
 using Harness.Contracts;
 using Harness.Contracts.Soap;
+using Harness.ServiceOperations;
 using Harness.Rpc.Soap;
-using Harness.ServiceDefaults;
 using Harness.Workloads;
 
 namespace Harness.SoapService;

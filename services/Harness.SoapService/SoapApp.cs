@@ -1,4 +1,5 @@
 using Harness.Contracts;
+using Harness.ServiceOperations;
 using Harness.Rpc.Soap;
 using Harness.Scheduling;
 using Harness.ServiceDefaults;
@@ -18,7 +19,7 @@ public static class SoapApp
         var builder = WebApplication.CreateBuilder(args);
         builder.AddHarnessDefaults("soap", DefaultPort, HttpProtocols.Http1);
         builder.AddHarnessScheduling();
-        builder.AddHarnessWorkloads();
+        builder.AddHarnessOperations();
         builder.Services.AddOptions<SoapQuotaOptions>().BindConfiguration(SoapQuotaOptions.SectionName)
             .Validate(o => o.MaxReceivedMessageSize is >= 1024 and <= 64 * 1024 * 1024,
                 "Soap__MaxReceivedMessageSize must be between 1024 and 67108864 bytes.")

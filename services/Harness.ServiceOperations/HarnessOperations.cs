@@ -1,6 +1,6 @@
 using Harness.Workloads;
 
-namespace Harness.ServiceDefaults;
+namespace Harness.ServiceOperations;
 
 /// <summary>
 /// The bodies of the two operations, shared by the SOAP and gRPC services so both do exactly the same work.
