@@ -1,3 +1,5 @@
+using System.Globalization;
+using Harness.Metrics;
 using Harness.Scheduling;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
@@ -25,22 +27,24 @@ public static class MetricsEndpoint
     {
         var w = new PrometheusWriter();
         var mode = identity.ModeName;
-        w.Gauge("harness_info", "Constant 1; labels describe the service.", 1,
-            ("service", identity.Service), ("mode", mode), ("processors", Environment.ProcessorCount.ToString(System.Globalization.CultureInfo.InvariantCulture)),
-            ("gc", System.Runtime.GCSettings.IsServerGC ? "server" : "workstation"));
+        w.Gauge(MetricNames.Info, "Constant 1; labels describe the service.", 1,
+            (MetricNames.ServiceLabel, identity.Service), (MetricNames.ModeLabel, mode),
+            (MetricNames.ProcessorsLabel, Environment.ProcessorCount.ToString(CultureInfo.InvariantCulture)),
+            (MetricNames.GcLabel, System.Runtime.GCSettings.IsServerGC ? "server" : "workstation"));
 
-        w.Gauge("harness_threadpool_threads", "ThreadPool worker threads.", ThreadPool.ThreadCount);
-        w.Gauge("harness_threadpool_pending_work_items", "Work items queued on the ThreadPool, not yet started.", ThreadPool.PendingWorkItemCount);
-        w.Counter("harness_threadpool_completed_work_items_total", "Work items the ThreadPool has completed.", ThreadPool.CompletedWorkItemCount);
+        w.Gauge(MetricNames.ThreadPoolThreads, "ThreadPool worker threads.", ThreadPool.ThreadCount);
+        w.Gauge(MetricNames.ThreadPoolPendingWorkItems, "Work items queued on the ThreadPool, not yet started.", ThreadPool.PendingWorkItemCount);
+        w.Counter(MetricNames.ThreadPoolCompletedWorkItemsTotal, "Work items the ThreadPool has completed.", ThreadPool.CompletedWorkItemCount);
 
         if (scheduler is not null)
         {
             var c = scheduler.GetCounters();
-            w.Gauge("harness_scheduler_threads", "Threads of the scheduling mode's scheduler.", c.ThreadsTotal, ("mode", mode));
-            w.Gauge("harness_scheduler_busy_threads", "Scheduler threads running a work item.", c.ThreadsBusy, ("mode", mode));
-            w.Gauge("harness_scheduler_queue_length", "Work items queued on the scheduler, not yet started.", c.QueueLength, ("mode", mode));
-            w.Counter("harness_scheduler_completed_total", "Work items the scheduler has completed.", c.Completed, ("mode", mode));
-            w.Counter("harness_scheduler_failed_total", "Work items that threw; the scheduler kept the thread.", c.Failed, ("mode", mode));
+            var label = (MetricNames.ModeLabel, mode);
+            w.Gauge(MetricNames.SchedulerThreads, "Threads of the scheduling mode's scheduler.", c.ThreadsTotal, label);
+            w.Gauge(MetricNames.SchedulerBusyThreads, "Scheduler threads running a work item.", c.ThreadsBusy, label);
+            w.Gauge(MetricNames.SchedulerQueueLength, "Work items queued on the scheduler, not yet started.", c.QueueLength, label);
+            w.Counter(MetricNames.SchedulerCompletedTotal, "Work items the scheduler has completed.", c.Completed, label);
+            w.Counter(MetricNames.SchedulerFailedTotal, "Work items that threw; the scheduler kept the thread.", c.Failed, label);
         }
 
         foreach (var source in sources)
@@ -49,11 +53,11 @@ public static class MetricsEndpoint
         }
 
         var p = ProcessCounters.Read();
-        w.Counter("process_cpu_seconds_total", "User and system CPU time of the process.", p.CpuTime.TotalSeconds);
-        w.Gauge("process_working_set_bytes", "Working set of the process.", p.WorkingSetBytes);
-        w.Gauge("process_threads", "OS threads of the process (from /proc; -1 where unavailable).", p.OsThreads);
-        w.Counter("process_voluntary_context_switches_total", "Voluntary context switches (from /proc; -1 where unavailable).", p.VoluntaryContextSwitches);
-        w.Counter("process_involuntary_context_switches_total", "Involuntary context switches (from /proc; -1 where unavailable).", p.InvoluntaryContextSwitches);
+        w.Counter(MetricNames.ProcessCpuSecondsTotal, "User and system CPU time of the process.", p.CpuTime.TotalSeconds);
+        w.Gauge(MetricNames.ProcessWorkingSetBytes, "Working set of the process.", p.WorkingSetBytes);
+        w.Gauge(MetricNames.ProcessThreads, "OS threads of the process (from /proc; -1 where unavailable).", p.OsThreads);
+        w.Counter(MetricNames.ProcessVoluntaryContextSwitchesTotal, "Voluntary context switches of every thread (from getrusage; -1 where unavailable).", p.VoluntaryContextSwitches);
+        w.Counter(MetricNames.ProcessInvoluntaryContextSwitchesTotal, "Involuntary context switches of every thread (from getrusage; -1 where unavailable).", p.InvoluntaryContextSwitches);
         return w.ToString();
     }
 }

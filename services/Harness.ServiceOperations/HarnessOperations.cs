@@ -1,3 +1,4 @@
+using Harness.Metrics;
 using Harness.Workloads;
 
 namespace Harness.ServiceOperations;
@@ -8,8 +9,9 @@ namespace Harness.ServiceOperations;
 /// </summary>
 public sealed class HarnessOperations
 {
-    public const string ComputeName = "compute";
-    public const string CallThirdPartyName = "call_third_party";
+    /// <summary>The operations as the counters (and the <c>operation</c> label on /metrics) name them.</summary>
+    public const string ComputeName = MetricNames.ComputeOperation;
+    public const string CallThirdPartyName = MetricNames.CallThirdPartyOperation;
 
     public static readonly string[] Names = [ComputeName, CallThirdPartyName];
 

@@ -1,3 +1,4 @@
+using Harness.Metrics;
 using Harness.ServiceDefaults;
 
 namespace Harness.ServiceOperations;
@@ -7,10 +8,10 @@ public sealed class OperationMetrics(OperationTracker operations) : IMetricsSour
 {
     public void Write(PrometheusWriter writer)
     {
-        Family(writer, "harness_operations_executing", "gauge", "Operations executing now, counted on the thread that runs them.", c => c.Executing);
-        Family(writer, "harness_operations_executing_peak", "gauge", "Most operations seen executing at once since start.", c => c.Peak);
-        Family(writer, "harness_operations_completed_total", "counter", "Operations that returned a result.", c => c.Completed);
-        Family(writer, "harness_operations_failed_total", "counter", "Operations that ended in an error.", c => c.Failed);
+        Family(writer, MetricNames.OperationsExecuting, "gauge", "Operations executing now, counted on the thread that runs them.", c => c.Executing);
+        Family(writer, MetricNames.OperationsExecutingPeak, "gauge", "Most operations seen executing at once since start.", c => c.Peak);
+        Family(writer, MetricNames.OperationsCompletedTotal, "counter", "Operations that returned a result.", c => c.Completed);
+        Family(writer, MetricNames.OperationsFailedTotal, "counter", "Operations that ended in an error.", c => c.Failed);
     }
 
     private void Family(PrometheusWriter writer, string name, string type, string help, Func<OperationTracker.Counter, long> read)
@@ -18,7 +19,7 @@ public sealed class OperationMetrics(OperationTracker operations) : IMetricsSour
         writer.Family(name, type, help);
         foreach (var (operation, counter) in operations.Counters)
         {
-            writer.Sample(read(counter), ("operation", operation));
+            writer.Sample(read(counter), (MetricNames.OperationLabel, operation));
         }
     }
 }

@@ -8,7 +8,7 @@ public sealed class OperationMetricsTests
     [Fact]
     public void Write_PublishesEveryFamilyForEveryOperation()
     {
-        // Arrange: one compute running, one call-third-party failed.
+        // Arrange: one Compute running, one CallThirdParty failed.
         var tracker = new OperationTracker(HarnessOperations.Names);
         using var running = tracker.Begin(HarnessOperations.ComputeName);
         var failed = tracker.Begin(HarnessOperations.CallThirdPartyName);
