@@ -16,7 +16,7 @@ namespace Harness.ServiceDefaults;
 /// <summary>Registrations every Harness service shares, in the manner of eShop's ServiceDefaults.</summary>
 public static class HostingExtensions
 {
-    /// <summary>Serilog, the validated <c>Listen</c> endpoint, health checks and the service identity.</summary>
+    /// <summary>Serilog, the validated <c>Listen</c> endpoint and <c>Http2</c> limits, health checks and the service identity.</summary>
     /// <param name="service">Short name used in logs and metrics: <c>soap</c>, <c>grpc</c>, <c>stub</c>.</param>
     /// <param name="defaultPort">Port used when <c>Listen__Port</c> is not set.</param>
     /// <param name="protocols">
@@ -42,9 +42,14 @@ public static class HostingExtensions
             })
             .BindConfiguration(ListenOptions.SectionName)
             .ValidateOnStart();
+        builder.Services.AddSingleton<IValidateOptions<Http2Options>, Http2OptionsValidator>();
+        builder.Services.AddOptions<Http2Options>().BindConfiguration(Http2Options.SectionName).ValidateOnStart();
         builder.Services.AddOptions<KestrelServerOptions>()
-            .Configure<IOptions<ListenOptions>>((kestrel, listen) =>
+            .Configure<IOptions<ListenOptions>, IOptions<Http2Options>>((kestrel, listen, http2) =>
             {
+                // Kestrel's default of 100 would cap a client that keeps to one connection (grpc-js on one channel,
+                // or .NET without EnableMultipleHttp2Connections) at 100 calls in flight, queued on the client side.
+                kestrel.Limits.Http2.MaxStreamsPerConnection = http2.Value.MaxStreamsPerConnection;
                 var address = listen.Value.ParsedAddress;
                 kestrel.Listen(address, listen.Value.Port, endpoint => endpoint.Protocols = protocols);
                 if (listen.Value.AdminPort is { } adminPort)

@@ -68,6 +68,14 @@ internal sealed class ListenOptionsValidator : IValidateOptions<ListenOptions>
     }
 }
 
+internal sealed class Http2OptionsValidator : IValidateOptions<Http2Options>
+{
+    public ValidateOptionsResult Validate(string? name, Http2Options options) =>
+        options.MaxStreamsPerConnection >= 1
+            ? ValidateOptionsResult.Success
+            : ValidateOptionsResult.Fail($"Http2__MaxStreamsPerConnection must be 1 or more (Kestrel's default is {Http2Options.KestrelDefaultMaxStreamsPerConnection}); got {options.MaxStreamsPerConnection}.");
+}
+
 internal sealed class LogOptionsValidator : IValidateOptions<LogOptions>
 {
     public ValidateOptionsResult Validate(string? name, LogOptions options) =>
