@@ -1,8 +1,8 @@
 using Grpc.AspNetCore.Server;
 using Harness.Contracts;
-using Harness.ServiceOperations;
 using Harness.Scheduling;
 using Harness.ServiceDefaults;
+using Harness.ServiceOperations;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Options;

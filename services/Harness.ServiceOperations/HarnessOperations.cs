@@ -26,14 +26,18 @@ public sealed class HarnessOperations
         _tracker = tracker;
     }
 
+    /// <param name="iterations">How many times the loop runs.</param>
+    /// <param name="cancellationToken">The call's own token (the gRPC call's, or the HTTP request's abort token), so a
+    /// call the client has abandoned (a deadline, a cancellation, a closed connection) stops and frees its core.</param>
     /// <exception cref="WorkloadArgumentException"><paramref name="iterations"/> is outside the limit.</exception>
-    public ComputeResult Compute(int iterations)
+    /// <exception cref="OperationCanceledException">The call was abandoned; it counts as failed.</exception>
+    public ComputeResult Compute(int iterations, CancellationToken cancellationToken)
     {
         _limits.ValidateIterations(iterations);
         var scope = _tracker.Begin(ComputeName);
         try
         {
-            return CpuWorkload.Run(iterations);
+            return CpuWorkload.Run(iterations, cancellationToken);
         }
         catch
         {

@@ -1,8 +1,8 @@
 using Harness.Contracts;
-using Harness.ServiceOperations;
 using Harness.Rpc.Soap;
 using Harness.Scheduling;
 using Harness.ServiceDefaults;
+using Harness.ServiceOperations;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Options;
 
