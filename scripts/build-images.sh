@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds every harness image: harness/stub, harness/soap, harness/grpc, harness/runner (tag: local).
+# Builds every harness image from the repository's one Dockerfile: harness/stub, harness/soap, harness/grpc,
+# harness/runner (tag: local).
 # With --local-base (the default when mcr.microsoft.com is unreachable) it first builds the local base images
 # (scripts/build-base-images.sh) and passes them as build arguments; otherwise the official images are used.
 # Usage: scripts/build-images.sh [--local-base|--official-base] [--tag TAG]
@@ -32,12 +33,15 @@ if [[ $base == local ]]; then
         --build-arg NODE_IMAGE=harness/node:20)
 fi
 
+# build NAME PROJECT TARGET [--build-arg ...]: one image from the repository's one Dockerfile.
 build() {
-  local name=$1 dockerfile=$2 started
+  local name=$1 project=$2 target=$3 started
+  shift 3
   started=$(date +%s)
-  echo "building harness/$name:$tag ($dockerfile, $base base images)..."
+  echo "building harness/$name:$tag ($project, target $target, $base base images)..."
   # Host networking lets the build's restore use the machine's own DNS and proxy settings.
-  if ! docker build --force-rm --network host "${args[@]}" -f "$dockerfile" -t "harness/$name:$tag" . >"artifacts/docker-build-$name.log" 2>&1; then
+  if ! docker build --force-rm --network host "${args[@]}" --build-arg "PROJECT=$project" "$@" --target "$target" \
+      -t "harness/$name:$tag" . >"artifacts/docker-build-$name.log" 2>&1; then
     tail -n 30 "artifacts/docker-build-$name.log" >&2
     echo "error: building harness/$name failed; full log: artifacts/docker-build-$name.log" >&2
     exit 1
@@ -46,9 +50,9 @@ build() {
 }
 
 mkdir -p artifacts
-build stub services/Harness.ThirdPartyStub/Dockerfile
-build soap services/Harness.SoapService/Dockerfile
-build grpc services/Harness.GrpcService/Dockerfile
-build runner loadtests/Harness.LoadTests/Dockerfile
+build stub services/Harness.ThirdPartyStub service --build-arg PORT=5080
+build soap services/Harness.SoapService service --build-arg PORT=5081
+build grpc services/Harness.GrpcService service --build-arg PORT=5082 --build-arg ADMIN_PORT=5083
+build runner loadtests/Harness.LoadTests runner
 
 docker image ls --format '{{.Repository}}:{{.Tag}}\t{{.Size}}' | grep "^harness/.*:$tag" | sort

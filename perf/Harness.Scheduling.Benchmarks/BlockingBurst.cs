@@ -19,13 +19,13 @@ internal static class BlockingBurst
         Console.WriteLine("|---|---:|---:|");
         foreach (var name in modeNames)
         {
-            if (!SchedulingOptions.TryParseMode(name, out _))
+            if (!SchedulingOptions.TryParseMode(name, out var mode))
             {
                 Console.Error.WriteLine($"Unknown mode '{name}'. Valid modes: {string.Join(", ", SchedulingOptions.ModeNames.Keys)}.");
                 return 2;
             }
 
-            var (elapsed, threads) = Measure(new SchedulingOptions { Mode = name });
+            var (elapsed, threads) = Measure(new SchedulingOptions { Mode = mode });
             Console.WriteLine($"| {name} | {(elapsed is { } e ? e.TotalSeconds.ToString("0.00") : $"> {GiveUpAfter.TotalSeconds:0}")} | {threads} |");
         }
 

@@ -17,8 +17,9 @@ public sealed class HarnessGrpcClient : IHarnessClient
         {
             HttpHandler = new SocketsHttpHandler
             {
-                // Kestrel allows 100 streams per HTTP/2 connection; a load run has hundreds of calls in flight,
-                // and without this they would queue in the client rather than reach the service.
+                // Kestrel allows 100 streams per HTTP/2 connection by default (our services raise it with
+                // Http2__MaxStreamsPerConnection, other servers may not); a load run has hundreds of calls in
+                // flight, and without this they would queue in the client rather than reach the service.
                 EnableMultipleHttp2Connections = true,
                 ConnectTimeout = TimeSpan.FromSeconds(10),
                 PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),

@@ -2,6 +2,7 @@ using Grpc.AspNetCore.Server;
 using Harness.Contracts;
 using Harness.Scheduling;
 using Harness.ServiceDefaults;
+using Harness.ServiceOperations;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Options;
@@ -22,7 +23,7 @@ public static class GrpcApp
         var builder = WebApplication.CreateBuilder(args);
         builder.AddHarnessDefaults("grpc", DefaultPort, HttpProtocols.Http2, DefaultAdminPort);
         builder.AddHarnessScheduling();
-        builder.AddHarnessWorkloads();
+        builder.AddHarnessOperations();
         builder.AddHarnessGrpc();
 
         // Pipeline
@@ -43,14 +44,13 @@ public static class GrpcApp
 
         builder.Services.AddGrpc();
         builder.Services.AddOptions<GrpcServiceOptions>()
-            .Configure<IOptions<GrpcQuotaOptions>, IOptions<SchedulingOptions>>((grpc, quotas, scheduling) =>
+            .Configure<IOptions<GrpcQuotaOptions>, IWorkScheduler>((grpc, quotas, scheduler) =>
             {
                 grpc.MaxReceiveMessageSize = quotas.Value.MaxReceiveMessageSize;
 
                 // Outermost first: status mapping wraps the hop, so exceptions thrown on the scheduler are mapped too.
                 grpc.Interceptors.Add<StatusMappingInterceptor>();
-                SchedulingOptions.TryParseMode(scheduling.Value.Mode, out var mode);
-                switch (mode)
+                switch (scheduler.Mode)
                 {
                     case SchedulingMode.ThreadPool:
                         // The handler stays on the ThreadPool thread Kestrel dispatched it on.

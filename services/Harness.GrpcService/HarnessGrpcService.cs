@@ -1,6 +1,6 @@
 using Grpc.Core;
 using Harness.Contracts.Grpc;
-using Harness.ServiceDefaults;
+using Harness.ServiceOperations;
 
 namespace Harness.GrpcService;
 
@@ -9,7 +9,7 @@ public sealed class HarnessGrpcService(HarnessOperations operations) : HarnessSe
 {
     public override Task<ComputeReply> Compute(ComputeRequest request, ServerCallContext context)
     {
-        var result = operations.Compute(request.Iterations);
+        var result = operations.Compute(request.Iterations, context.CancellationToken);
         return Task.FromResult(new ComputeReply
         {
             Result = result.Result,

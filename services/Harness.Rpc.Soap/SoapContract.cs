@@ -49,6 +49,16 @@ public sealed class SoapContract
     public SoapContract AddOperation<TRequest, TResponse>(string operation, Func<TRequest, TResponse> handler)
     {
         ArgumentNullException.ThrowIfNull(handler);
+        return Add(new SyncSoapOperation<TRequest, TResponse>(operation, ActionFor(operation), Namespace, (request, _) => handler(request)));
+    }
+
+    /// <summary>
+    /// Adds a synchronous operation that watches the request's abort token, so long work can stop when the client
+    /// has gone; it runs where the token-less overload's operations run.
+    /// </summary>
+    public SoapContract AddOperation<TRequest, TResponse>(string operation, Func<TRequest, CancellationToken, TResponse> handler)
+    {
+        ArgumentNullException.ThrowIfNull(handler);
         return Add(new SyncSoapOperation<TRequest, TResponse>(operation, ActionFor(operation), Namespace, handler));
     }
 

@@ -72,7 +72,7 @@ internal sealed partial class SoapEndpointDispatcher
         try
         {
             Reply reply = await ProcessAsync(context, buffer, length, encoding).ConfigureAwait(false);
-            // An empty reply means a status was already set by Reject.
+            // An empty reply means a status was already set by Reject, or the client has gone.
             if (reply.Body.Count > 0)
             {
                 response.StatusCode = (int)reply.StatusCode;
@@ -192,6 +192,12 @@ internal sealed partial class SoapEndpointDispatcher
         catch (SoapFaultException e)
         {
             return Reply.Fault(SoapFault.FromException(e));
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // The client has gone and the operation stopped for it: nobody to answer, and nothing went wrong here.
+            LogAbandoned(_logger, operation.Name);
+            return Reply.Empty;
         }
         catch (Exception e)
         {
@@ -336,6 +342,9 @@ internal sealed partial class SoapEndpointDispatcher
 
     [LoggerMessage(Level = LogLevel.Debug, Message = "SOAP operation {Operation} could not deserialize its request: {Reason}")]
     private static partial void LogDeserializationFailed(ILogger logger, string operation, string reason);
+
+    [LoggerMessage(Level = LogLevel.Debug, Message = "SOAP operation {Operation} stopped: the client abandoned the request")]
+    private static partial void LogAbandoned(ILogger logger, string operation);
 
     [LoggerMessage(Level = LogLevel.Error, Message = "SOAP operation {Operation} failed with an unhandled exception")]
     private static partial void LogUnhandledException(ILogger logger, Exception exception, string operation);

@@ -30,11 +30,11 @@ internal abstract class SoapOperation
 }
 
 internal sealed class SyncSoapOperation<TRequest, TResponse>(
-    string name, string action, string contractNamespace, Func<TRequest, TResponse> handler)
+    string name, string action, string contractNamespace, Func<TRequest, CancellationToken, TResponse> handler)
     : SoapOperation(name, action, contractNamespace, typeof(TRequest), typeof(TResponse))
 {
     public override ValueTask<object?> InvokeAsync(object? request, CancellationToken cancellationToken) =>
-        new(handler((TRequest)request!));
+        new(handler((TRequest)request!, cancellationToken));
 }
 
 internal sealed class TaskSoapOperation<TRequest, TResponse>(

@@ -1,6 +1,13 @@
+using System.ComponentModel;
+
 namespace Harness.Scheduling;
 
 /// <summary>How a service runs its operations.</summary>
+/// <remarks>
+/// Configuration binds it through <see cref="SchedulingModeConverter"/>: by the names in
+/// <see cref="SchedulingOptions.ModeNames"/> only, in any case.
+/// </remarks>
+[TypeConverter(typeof(SchedulingModeConverter))]
 public enum SchedulingMode
 {
     /// <summary>The default .NET ThreadPool: operations run where the RPC stack dispatches them.</summary>

@@ -5,8 +5,8 @@ public sealed class SchedulingOptions
 {
     public const string SectionName = "Scheduling";
 
-    /// <summary>Case-insensitive mode name; see <see cref="ModeNames"/>.</summary>
-    public string Mode { get; set; } = "threadpool";
+    /// <summary>The mode; configuration names it as in <see cref="ModeNames"/>, in any case (<see cref="SchedulingModeConverter"/>).</summary>
+    public SchedulingMode Mode { get; set; } = SchedulingMode.ThreadPool;
 
     /// <summary>Iocp: operations allowed to run at once; 0 means <see cref="Environment.ProcessorCount"/>.</summary>
     public int IocpConcurrency { get; set; }
@@ -32,6 +32,7 @@ public sealed class SchedulingOptions
             ["custompool"] = SchedulingMode.CustomPool,
         };
 
+    /// <summary>Looks a configuration name up in <see cref="ModeNames"/>, ignoring case and surrounding spaces.</summary>
     public static bool TryParseMode(string? value, out SchedulingMode mode)
     {
         mode = default;

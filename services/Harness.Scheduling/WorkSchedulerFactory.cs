@@ -3,23 +3,16 @@ namespace Harness.Scheduling;
 /// <summary>Creates the scheduler a service's <see cref="SchedulingOptions"/> ask for.</summary>
 public static class WorkSchedulerFactory
 {
-    /// <exception cref="ArgumentException"><see cref="SchedulingOptions.Mode"/> is not one of <see cref="SchedulingOptions.ModeNames"/>.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><see cref="SchedulingOptions.Mode"/> is not a defined mode.</exception>
     public static IWorkScheduler Create(SchedulingOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        if (!SchedulingOptions.TryParseMode(options.Mode, out var mode))
-        {
-            throw new ArgumentException(
-                $"Unknown scheduling mode '{options.Mode}'. Valid modes: {string.Join(", ", SchedulingOptions.ModeNames.Keys)}.",
-                nameof(options));
-        }
-
-        return mode switch
+        return options.Mode switch
         {
             SchedulingMode.ThreadPool => new ThreadPoolScheduler(),
             SchedulingMode.Iocp => new IocpScheduler(options),
             SchedulingMode.CustomPool => new CustomThreadPool(options),
-            _ => throw new ArgumentOutOfRangeException(nameof(options), mode, "No scheduler implements this mode."),
+            _ => throw new ArgumentOutOfRangeException(nameof(options), options.Mode, "No scheduler implements this mode."),
         };
     }
 }

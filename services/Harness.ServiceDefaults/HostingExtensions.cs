@@ -1,11 +1,11 @@
 using Harness.Scheduling;
-using Harness.Workloads;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
@@ -16,7 +16,7 @@ namespace Harness.ServiceDefaults;
 /// <summary>Registrations every Harness service shares, in the manner of eShop's ServiceDefaults.</summary>
 public static class HostingExtensions
 {
-    /// <summary>Serilog, the validated <c>Listen</c> endpoint, health checks and the service identity.</summary>
+    /// <summary>Serilog, the validated <c>Listen</c> endpoint and <c>Http2</c> limits, health checks and the service identity.</summary>
     /// <param name="service">Short name used in logs and metrics: <c>soap</c>, <c>grpc</c>, <c>stub</c>.</param>
     /// <param name="defaultPort">Port used when <c>Listen__Port</c> is not set.</param>
     /// <param name="protocols">
@@ -42,9 +42,14 @@ public static class HostingExtensions
             })
             .BindConfiguration(ListenOptions.SectionName)
             .ValidateOnStart();
+        builder.Services.AddSingleton<IValidateOptions<Http2Options>, Http2OptionsValidator>();
+        builder.Services.AddOptions<Http2Options>().BindConfiguration(Http2Options.SectionName).ValidateOnStart();
         builder.Services.AddOptions<KestrelServerOptions>()
-            .Configure<IOptions<ListenOptions>>((kestrel, listen) =>
+            .Configure<IOptions<ListenOptions>, IOptions<Http2Options>>((kestrel, listen, http2) =>
             {
+                // Kestrel's default of 100 would cap a client that keeps to one connection (grpc-js on one channel,
+                // or .NET without EnableMultipleHttp2Connections) at 100 calls in flight, queued on the client side.
+                kestrel.Limits.Http2.MaxStreamsPerConnection = http2.Value.MaxStreamsPerConnection;
                 var address = listen.Value.ParsedAddress;
                 kestrel.Listen(address, listen.Value.Port, endpoint => endpoint.Protocols = protocols);
                 if (listen.Value.AdminPort is { } adminPort)
@@ -63,7 +68,7 @@ public static class HostingExtensions
     {
         builder.Services.AddSingleton<IValidateOptions<SchedulingOptions>, SchedulingOptionsValidator>();
         builder.Services.AddOptions<SchedulingOptions>()
-            .BindConfiguration(SchedulingOptions.SectionName)
+            .Configure<IConfiguration>(BindScheduling)
             .ValidateOnStart();
         builder.Services.AddSingleton<IWorkScheduler>(sp =>
         {
@@ -71,37 +76,6 @@ public static class HostingExtensions
             var logger = sp.GetRequiredService<ILoggerFactory>().CreateLogger("Harness.Scheduling");
             scheduler.UnhandledException += ex => logger.LogError(ex, "A work item threw; the {Mode} scheduler kept its thread", scheduler.Mode);
             return scheduler;
-        });
-        return builder;
-    }
-
-    /// <summary>The two operations: limits, the third-party client, the operation tracker and <see cref="HarnessOperations"/>.</summary>
-    public static WebApplicationBuilder AddHarnessWorkloads(this WebApplicationBuilder builder)
-    {
-        builder.Services.AddSingleton<IValidateOptions<WorkloadLimits>, WorkloadLimitsValidator>();
-        builder.Services.AddOptions<WorkloadLimits>().BindConfiguration(WorkloadLimits.SectionName).ValidateOnStart();
-        builder.Services.AddSingleton<IValidateOptions<ThirdPartyOptions>, ThirdPartyOptionsValidator>();
-        builder.Services.AddOptions<ThirdPartyOptions>().BindConfiguration(ThirdPartyOptions.SectionName).ValidateOnStart();
-
-        builder.Services.AddSingleton(sp => sp.GetRequiredService<IOptions<WorkloadLimits>>().Value);
-        builder.Services.AddSingleton(new OperationTracker(HarnessOperations.Names));
-        builder.Services.AddSingleton<HarnessOperations>();
-        builder.Services.AddSingleton(sp =>
-        {
-            var options = sp.GetRequiredService<IOptions<ThirdPartyOptions>>().Value;
-
-            // One pooled client for every call: a connection per call in flight, never a cap below the fan-out.
-            var handler = new SocketsHttpHandler
-            {
-                MaxConnectionsPerServer = int.MaxValue,
-                PooledConnectionLifetime = TimeSpan.FromMinutes(2),
-                ConnectTimeout = TimeSpan.FromSeconds(10),
-            };
-            var http = new HttpClient(handler) { BaseAddress = options.BaseAddress, Timeout = options.Timeout };
-            return new ThirdPartyWorkload(
-                http,
-                sp.GetRequiredService<IWorkScheduler>(),
-                sp.GetRequiredService<WorkloadLimits>());
         });
         return builder;
     }
@@ -125,15 +99,27 @@ public static class HostingExtensions
         return new Uri(addresses.First());
     }
 
-    private static void TryAddServiceIdentity(this IServiceCollection services, string service) =>
-        services.AddSingleton(sp =>
+    /// <summary>
+    /// Binds the <c>Scheduling</c> section; <see cref="SchedulingModeConverter"/> turns the mode's name into the
+    /// enum. The binder reports a name it refuses as a conversion error with a stack trace; report it instead like
+    /// every other bad setting, naming the variable and the valid values.
+    /// </summary>
+    private static void BindScheduling(SchedulingOptions options, IConfiguration configuration)
+    {
+        try
         {
-            var scheduling = sp.GetService<IOptions<SchedulingOptions>>();
-            SchedulingMode? mode = scheduling is not null && SchedulingOptions.TryParseMode(scheduling.Value.Mode, out var parsed)
-                ? parsed
-                : null;
-            return new ServiceIdentity(service, mode);
-        });
+            configuration.GetSection(SchedulingOptions.SectionName).Bind(options);
+        }
+        catch (InvalidOperationException ex) when (ex.InnerException is UnknownSchedulingModeException unknown)
+        {
+            throw new OptionsValidationException(
+                Options.DefaultName, typeof(SchedulingOptions), [SchedulingOptionsValidator.UnknownMode(unknown.Value)]);
+        }
+    }
+
+    // The mode is the scheduler's own: the one that was bound and built, never a second reading of configuration.
+    private static void TryAddServiceIdentity(this IServiceCollection services, string service) =>
+        services.AddSingleton(sp => new ServiceIdentity(service, sp.GetService<IWorkScheduler>()?.Mode));
 
     private static void LogStartup(WebApplication app)
     {

@@ -1,3 +1,5 @@
+using System.Globalization;
+using Harness.Metrics;
 using Harness.Scheduling;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
@@ -6,7 +8,7 @@ using Microsoft.Extensions.DependencyInjection;
 
 namespace Harness.ServiceDefaults;
 
-/// <summary>/metrics in Prometheus text: the ThreadPool, the mode's scheduler, operations and the process.</summary>
+/// <summary>/metrics in Prometheus text: the ThreadPool, the mode's scheduler, the service's own sources (operations, the stub's requests) and the process.</summary>
 public static class MetricsEndpoint
 {
     public static IEndpointConventionBuilder MapHarnessMetrics(this IEndpointRouteBuilder endpoints, string path = "/metrics") =>
@@ -16,40 +18,33 @@ public static class MetricsEndpoint
             var text = Render(
                 services.GetRequiredService<ServiceIdentity>(),
                 services.GetService<IWorkScheduler>(),
-                services.GetService<OperationTracker>(),
                 services.GetServices<IMetricsSource>());
             return Results.Text(text, PrometheusWriter.ContentType);
         });
 
     public static string Render(
-        ServiceIdentity identity, IWorkScheduler? scheduler, OperationTracker? operations, IEnumerable<IMetricsSource> sources)
+        ServiceIdentity identity, IWorkScheduler? scheduler, IEnumerable<IMetricsSource> sources)
     {
         var w = new PrometheusWriter();
         var mode = identity.ModeName;
-        w.Gauge("harness_info", "Constant 1; labels describe the service.", 1,
-            ("service", identity.Service), ("mode", mode), ("processors", Environment.ProcessorCount.ToString(System.Globalization.CultureInfo.InvariantCulture)),
-            ("gc", System.Runtime.GCSettings.IsServerGC ? "server" : "workstation"));
+        w.Gauge(MetricNames.Info, "Constant 1; labels describe the service.", 1,
+            (MetricNames.ServiceLabel, identity.Service), (MetricNames.ModeLabel, mode),
+            (MetricNames.ProcessorsLabel, Environment.ProcessorCount.ToString(CultureInfo.InvariantCulture)),
+            (MetricNames.GcLabel, System.Runtime.GCSettings.IsServerGC ? "server" : "workstation"));
 
-        w.Gauge("harness_threadpool_threads", "ThreadPool worker threads.", ThreadPool.ThreadCount);
-        w.Gauge("harness_threadpool_pending_work_items", "Work items queued on the ThreadPool, not yet started.", ThreadPool.PendingWorkItemCount);
-        w.Counter("harness_threadpool_completed_work_items_total", "Work items the ThreadPool has completed.", ThreadPool.CompletedWorkItemCount);
+        w.Gauge(MetricNames.ThreadPoolThreads, "ThreadPool worker threads.", ThreadPool.ThreadCount);
+        w.Gauge(MetricNames.ThreadPoolPendingWorkItems, "Work items queued on the ThreadPool, not yet started.", ThreadPool.PendingWorkItemCount);
+        w.Counter(MetricNames.ThreadPoolCompletedWorkItemsTotal, "Work items the ThreadPool has completed.", ThreadPool.CompletedWorkItemCount);
 
         if (scheduler is not null)
         {
             var c = scheduler.GetCounters();
-            w.Gauge("harness_scheduler_threads", "Threads of the scheduling mode's scheduler.", c.ThreadsTotal, ("mode", mode));
-            w.Gauge("harness_scheduler_busy_threads", "Scheduler threads running a work item.", c.ThreadsBusy, ("mode", mode));
-            w.Gauge("harness_scheduler_queue_length", "Work items queued on the scheduler, not yet started.", c.QueueLength, ("mode", mode));
-            w.Counter("harness_scheduler_completed_total", "Work items the scheduler has completed.", c.Completed, ("mode", mode));
-            w.Counter("harness_scheduler_failed_total", "Work items that threw; the scheduler kept the thread.", c.Failed, ("mode", mode));
-        }
-
-        if (operations is not null)
-        {
-            OperationFamily(w, operations, "harness_operations_executing", "gauge", "Operations executing now, counted on the thread that runs them.", c => c.Executing);
-            OperationFamily(w, operations, "harness_operations_executing_peak", "gauge", "Most operations seen executing at once since start.", c => c.Peak);
-            OperationFamily(w, operations, "harness_operations_completed_total", "counter", "Operations that returned a result.", c => c.Completed);
-            OperationFamily(w, operations, "harness_operations_failed_total", "counter", "Operations that ended in an error.", c => c.Failed);
+            var label = (MetricNames.ModeLabel, mode);
+            w.Gauge(MetricNames.SchedulerThreads, "Threads of the scheduling mode's scheduler.", c.ThreadsTotal, label);
+            w.Gauge(MetricNames.SchedulerBusyThreads, "Scheduler threads running a work item.", c.ThreadsBusy, label);
+            w.Gauge(MetricNames.SchedulerQueueLength, "Work items queued on the scheduler, not yet started.", c.QueueLength, label);
+            w.Counter(MetricNames.SchedulerCompletedTotal, "Work items the scheduler has completed.", c.Completed, label);
+            w.Counter(MetricNames.SchedulerFailedTotal, "Work items that threw; the scheduler kept the thread.", c.Failed, label);
         }
 
         foreach (var source in sources)
@@ -58,21 +53,11 @@ public static class MetricsEndpoint
         }
 
         var p = ProcessCounters.Read();
-        w.Counter("process_cpu_seconds_total", "User and system CPU time of the process.", p.CpuTime.TotalSeconds);
-        w.Gauge("process_working_set_bytes", "Working set of the process.", p.WorkingSetBytes);
-        w.Gauge("process_threads", "OS threads of the process (from /proc; -1 where unavailable).", p.OsThreads);
-        w.Counter("process_voluntary_context_switches_total", "Voluntary context switches (from /proc; -1 where unavailable).", p.VoluntaryContextSwitches);
-        w.Counter("process_involuntary_context_switches_total", "Involuntary context switches (from /proc; -1 where unavailable).", p.InvoluntaryContextSwitches);
+        w.Counter(MetricNames.ProcessCpuSecondsTotal, "User and system CPU time of the process.", p.CpuTime.TotalSeconds);
+        w.Gauge(MetricNames.ProcessWorkingSetBytes, "Working set of the process.", p.WorkingSetBytes);
+        w.Gauge(MetricNames.ProcessThreads, "OS threads of the process (from /proc; -1 where unavailable).", p.OsThreads);
+        w.Counter(MetricNames.ProcessVoluntaryContextSwitchesTotal, "Voluntary context switches of every thread (from getrusage; -1 where unavailable).", p.VoluntaryContextSwitches);
+        w.Counter(MetricNames.ProcessInvoluntaryContextSwitchesTotal, "Involuntary context switches of every thread (from getrusage; -1 where unavailable).", p.InvoluntaryContextSwitches);
         return w.ToString();
-    }
-
-    private static void OperationFamily(
-        PrometheusWriter writer, OperationTracker operations, string name, string type, string help, Func<OperationTracker.Counter, long> read)
-    {
-        writer.Family(name, type, help);
-        foreach (var (operation, counter) in operations.Counters)
-        {
-            writer.Sample(read(counter), ("operation", operation));
-        }
     }
 }

@@ -1,6 +1,5 @@
 using System.Net;
 using Harness.Scheduling;
-using Harness.Workloads;
 using Microsoft.Extensions.Options;
 
 namespace Harness.ServiceDefaults;
@@ -9,14 +8,13 @@ namespace Harness.ServiceDefaults;
 
 internal sealed class SchedulingOptionsValidator : IValidateOptions<SchedulingOptions>
 {
+    /// <summary>The failure for a mode name that binding refused (the mode itself is an enum by then).</summary>
+    public static string UnknownMode(string value) =>
+        $"Scheduling__Mode '{value}' is not a scheduling mode; valid values: {string.Join(", ", SchedulingOptions.ModeNames.Keys)}.";
+
     public ValidateOptionsResult Validate(string? name, SchedulingOptions options)
     {
         var failures = new List<string>();
-        if (!SchedulingOptions.TryParseMode(options.Mode, out _))
-        {
-            failures.Add($"Scheduling__Mode '{options.Mode}' is not a scheduling mode; valid values: {string.Join(", ", SchedulingOptions.ModeNames.Keys)}.");
-        }
-
         if (options.IocpConcurrency < 0)
         {
             failures.Add($"Scheduling__IocpConcurrency must be 0 (= processor count) or more; got {options.IocpConcurrency}.");
@@ -46,45 +44,6 @@ internal sealed class SchedulingOptionsValidator : IValidateOptions<SchedulingOp
     }
 }
 
-internal sealed class WorkloadLimitsValidator : IValidateOptions<WorkloadLimits>
-{
-    public ValidateOptionsResult Validate(string? name, WorkloadLimits options)
-    {
-        var failures = new List<string>();
-        if (options.MaxIterations < 1)
-        {
-            failures.Add($"Workloads__MaxIterations must be 1 or more; got {options.MaxIterations}.");
-        }
-
-        if (options.MaxFanout is < 1 or > 10_000)
-        {
-            failures.Add($"Workloads__MaxFanout must be between 1 and 10000; got {options.MaxFanout}.");
-        }
-
-        if (options.MaxDelayMs is < 0 or > 3_600_000)
-        {
-            failures.Add($"Workloads__MaxDelayMs must be between 0 and 3600000; got {options.MaxDelayMs}.");
-        }
-
-        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
-    }
-}
-
-internal sealed class ThirdPartyOptionsValidator : IValidateOptions<ThirdPartyOptions>
-{
-    public ValidateOptionsResult Validate(string? name, ThirdPartyOptions options)
-    {
-        if (!options.BaseAddress.IsAbsoluteUri || options.BaseAddress.Scheme is not ("http" or "https"))
-        {
-            return ValidateOptionsResult.Fail($"ThirdParty__BaseAddress must be an absolute http(s) URI; got '{options.BaseAddress}'.");
-        }
-
-        return options.Timeout > TimeSpan.Zero
-            ? ValidateOptionsResult.Success
-            : ValidateOptionsResult.Fail($"ThirdParty__Timeout must be positive; got {options.Timeout}.");
-    }
-}
-
 internal sealed class ListenOptionsValidator : IValidateOptions<ListenOptions>
 {
     public ValidateOptionsResult Validate(string? name, ListenOptions options)
@@ -107,6 +66,14 @@ internal sealed class ListenOptionsValidator : IValidateOptions<ListenOptions>
 
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
+}
+
+internal sealed class Http2OptionsValidator : IValidateOptions<Http2Options>
+{
+    public ValidateOptionsResult Validate(string? name, Http2Options options) =>
+        options.MaxStreamsPerConnection >= 1
+            ? ValidateOptionsResult.Success
+            : ValidateOptionsResult.Fail($"Http2__MaxStreamsPerConnection must be 1 or more (Kestrel's default is {Http2Options.KestrelDefaultMaxStreamsPerConnection}); got {options.MaxStreamsPerConnection}.");
 }
 
 internal sealed class LogOptionsValidator : IValidateOptions<LogOptions>

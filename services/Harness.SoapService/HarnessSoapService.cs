@@ -1,15 +1,15 @@
 using Harness.Contracts;
 using Harness.Contracts.Soap;
 using Harness.Rpc.Soap;
-using Harness.ServiceDefaults;
+using Harness.ServiceOperations;
 using Harness.Workloads;
 
 namespace Harness.SoapService;
 
 /// <summary>
 /// The SOAP face of <see cref="HarnessOperations"/>. <c>Compute</c> is a synchronous operation, as in a classic
-/// WCF service; <c>CallThirdParty</c> is Task-based so that the async styles can release the thread, while the
-/// blocking styles still complete synchronously on the dispatching thread.
+/// WCF service, and stops when the request is aborted; <c>CallThirdParty</c> is Task-based so that the async styles
+/// can release the thread, while the blocking styles still complete synchronously on the dispatching thread.
 /// </summary>
 public sealed class HarnessSoapService(HarnessOperations operations, ILogger<HarnessSoapService> logger)
 {
@@ -18,9 +18,9 @@ public sealed class HarnessSoapService(HarnessOperations operations, ILogger<Har
             .AddOperation<ComputeRequest, ComputeResponse>(HarnessContract.Compute, Compute)
             .AddOperation<CallThirdPartyRequest, CallThirdPartyResponse>(HarnessContract.CallThirdParty, CallThirdPartyAsync);
 
-    public ComputeResponse Compute(ComputeRequest request)
+    public ComputeResponse Compute(ComputeRequest request, CancellationToken cancellationToken)
     {
-        var result = Map(() => operations.Compute(request.Iterations));
+        var result = Map(() => operations.Compute(request.Iterations, cancellationToken));
         return new ComputeResponse { Result = result.Result, ThreadId = result.ThreadId, ElapsedMs = result.Elapsed.TotalMilliseconds };
     }
 

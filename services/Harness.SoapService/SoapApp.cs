@@ -2,6 +2,7 @@ using Harness.Contracts;
 using Harness.Rpc.Soap;
 using Harness.Scheduling;
 using Harness.ServiceDefaults;
+using Harness.ServiceOperations;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Options;
 
@@ -18,7 +19,7 @@ public static class SoapApp
         var builder = WebApplication.CreateBuilder(args);
         builder.AddHarnessDefaults("soap", DefaultPort, HttpProtocols.Http1);
         builder.AddHarnessScheduling();
-        builder.AddHarnessWorkloads();
+        builder.AddHarnessOperations();
         builder.Services.AddOptions<SoapQuotaOptions>().BindConfiguration(SoapQuotaOptions.SectionName)
             .Validate(o => o.MaxReceivedMessageSize is >= 1024 and <= 64 * 1024 * 1024,
                 "Soap__MaxReceivedMessageSize must be between 1024 and 67108864 bytes.")

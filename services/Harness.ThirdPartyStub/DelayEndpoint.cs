@@ -1,3 +1,4 @@
+using Harness.Metrics;
 using Harness.ServiceDefaults;
 using Microsoft.Extensions.Options;
 
@@ -51,7 +52,7 @@ public sealed class DelayMetrics : IMetricsSource
 {
     public void Write(PrometheusWriter writer)
     {
-        writer.Gauge("harness_stub_waiting_requests", "Requests waiting for their delay to pass.", DelayEndpoint.Waiting);
-        writer.Counter("harness_stub_served_total", "Requests answered after their delay.", DelayEndpoint.Served);
+        writer.Gauge(MetricNames.StubWaitingRequests, "Requests waiting for their delay to pass.", DelayEndpoint.Waiting);
+        writer.Counter(MetricNames.StubServedTotal, "Requests answered after their delay.", DelayEndpoint.Served);
     }
 }

@@ -13,15 +13,30 @@ public static class CpuWorkload
 {
     public const int FibonacciCeiling = 100;
 
-    public static ComputeResult Run(int iterations)
+    /// <summary>
+    /// Iterations between two looks at the cancellation token: 0.3 ms of loop at the 4.6 ns an iteration takes on
+    /// the project's machine, so an abandoned call frees its core and slot within about that long, while the check
+    /// costs one read per chunk, not per iteration (docs/scheduling.md has both figures).
+    /// </summary>
+    public const int CancellationCheckInterval = 1 << 16;
+
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled before the loop ended.</exception>
+    public static ComputeResult Run(int iterations, CancellationToken cancellationToken = default)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(iterations, 1);
 
         var stopwatch = Stopwatch.StartNew();
         long result = 0;
-        for (var i = 0; i < iterations; i++)
+
+        // The token is read between chunks; the inner loop is the original one, untouched.
+        for (var left = iterations; left > 0; left -= CancellationCheckInterval)
         {
-            result = LargestFibonacciAtMost(FibonacciCeiling);
+            cancellationToken.ThrowIfCancellationRequested();
+            var chunk = Math.Min(left, CancellationCheckInterval);
+            for (var i = 0; i < chunk; i++)
+            {
+                result = LargestFibonacciAtMost(FibonacciCeiling);
+            }
         }
 
         stopwatch.Stop();

@@ -49,6 +49,23 @@ public sealed class FailRequest
     public string Reason { get; set; } = "";
 }
 
+/// <summary>What the one <c>SpinUntilAborted</c> call in flight saw; tests in the collection run one at a time.</summary>
+internal static class AbortProbe
+{
+    public static readonly TimeSpan Bound = TimeSpan.FromSeconds(30);
+
+    public static TaskCompletionSource Started { get; private set; } = new();
+
+    /// <summary>True when the operation stopped because its token was cancelled, false when it gave up at <see cref="Bound"/>.</summary>
+    public static TaskCompletionSource<bool> Stopped { get; private set; } = new();
+
+    public static void Reset()
+    {
+        Started = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Stopped = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+    }
+}
+
 /// <summary>The sample contract the tests serve: a calculator in WCF's default namespace.</summary>
 internal static class TestService
 {
@@ -82,7 +99,21 @@ internal static class TestService
             await Task.Delay(1, cancellationToken);
             throw new SoapFaultException(request.Client ? SoapFaultCode.Client : SoapFaultCode.Server, request.Reason);
         })
-        .AddOperation<EchoMessage, EchoMessage>("Crash", _ => throw new InvalidOperationException(CrashMessage));
+        .AddOperation<EchoMessage, EchoMessage>("Crash", _ => throw new InvalidOperationException(CrashMessage))
+        .AddOperation<EchoMessage, EchoMessage>("SpinUntilAborted", (request, cancellationToken) =>
+        {
+            // Synchronous, as a CPU-bound WCF operation; bounded so a broken token cannot hang the fixture.
+            AbortProbe.Started.TrySetResult();
+            var spinning = System.Diagnostics.Stopwatch.StartNew();
+            while (!cancellationToken.IsCancellationRequested && spinning.Elapsed < AbortProbe.Bound)
+            {
+                Thread.SpinWait(1000);
+            }
+
+            AbortProbe.Stopped.TrySetResult(cancellationToken.IsCancellationRequested);
+            cancellationToken.ThrowIfCancellationRequested();
+            return request;
+        });
 
     private static ComputeResponse Observe(ComputeResponse response)
     {

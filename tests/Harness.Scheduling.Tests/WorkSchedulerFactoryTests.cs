@@ -1,3 +1,5 @@
+using System.ComponentModel;
+
 namespace Harness.Scheduling.Tests;
 
 public sealed class WorkSchedulerFactoryTests
@@ -6,10 +8,15 @@ public sealed class WorkSchedulerFactoryTests
     [InlineData("threadpool", typeof(ThreadPoolScheduler), SchedulingMode.ThreadPool)]
     [InlineData("IOCP", typeof(IocpScheduler), SchedulingMode.Iocp)]
     [InlineData(" CustomPool ", typeof(CustomThreadPool), SchedulingMode.CustomPool)]
-    public void Create_ChoosesTheImplementationForTheMode(string name, Type expectedType, SchedulingMode expectedMode)
+    public void Create_ChoosesTheImplementationForTheConfiguredName(string name, Type expectedType, SchedulingMode expectedMode)
     {
-        using var scheduler = WorkSchedulerFactory.Create(new SchedulingOptions { Mode = name });
+        // Arrange: the name converted as configuration binding converts it.
+        var mode = (SchedulingMode)TypeDescriptor.GetConverter(typeof(SchedulingMode)).ConvertFromInvariantString(name)!;
 
+        // Act
+        using var scheduler = WorkSchedulerFactory.Create(new SchedulingOptions { Mode = mode });
+
+        // Assert
         Assert.IsType(expectedType, scheduler);
         Assert.Equal(expectedMode, scheduler.Mode);
     }
@@ -19,14 +26,14 @@ public sealed class WorkSchedulerFactoryTests
     {
         var options = new SchedulingOptions
         {
-            Mode = "iocp",
+            Mode = SchedulingMode.Iocp,
             IocpConcurrency = 3,
             IocpMaxThreads = 7,
             IdleTimeout = TimeSpan.FromSeconds(5),
         };
 
         using var iocp = Assert.IsType<IocpScheduler>(WorkSchedulerFactory.Create(options));
-        options.Mode = "custompool";
+        options.Mode = SchedulingMode.CustomPool;
         options.CustomPoolMinThreads = 2;
         options.CustomPoolMaxThreads = 9;
         using var pool = Assert.IsType<CustomThreadPool>(WorkSchedulerFactory.Create(options));
@@ -39,21 +46,40 @@ public sealed class WorkSchedulerFactoryTests
     [Fact]
     public void Create_IocpWithZeroConcurrency_UsesTheProcessorCount()
     {
-        using var scheduler = WorkSchedulerFactory.Create(new SchedulingOptions { Mode = "iocp", IocpConcurrency = 0 });
+        using var scheduler = WorkSchedulerFactory.Create(new SchedulingOptions { Mode = SchedulingMode.Iocp, IocpConcurrency = 0 });
 
         Assert.Equal(Environment.ProcessorCount, Assert.IsType<IocpScheduler>(scheduler).ConcurrencyLimit);
+    }
+
+    [Fact]
+    public void Create_UndefinedMode_ThrowsNamingTheOptions()
+    {
+        var error = Assert.Throws<ArgumentOutOfRangeException>(() => WorkSchedulerFactory.Create(new SchedulingOptions { Mode = (SchedulingMode)42 }));
+
+        Assert.Equal("options", error.ParamName);
     }
 
     [Theory]
     [InlineData("fifo")]
     [InlineData("")]
-    public void Create_UnknownMode_ThrowsListingTheValidNames(string name)
+    [InlineData("1")]
+    [InlineData("iocp,custompool")]
+    public void ConvertFrom_UnknownName_ThrowsListingTheValidNames(string name)
     {
-        var error = Assert.Throws<ArgumentException>(() => WorkSchedulerFactory.Create(new SchedulingOptions { Mode = name }));
+        var converter = TypeDescriptor.GetConverter(typeof(SchedulingMode));
 
-        Assert.Equal("options", error.ParamName);
+        var error = Assert.Throws<UnknownSchedulingModeException>(() => converter.ConvertFromInvariantString(name));
+
+        Assert.Equal(name, error.Value);
         Assert.Contains("threadpool", error.Message, StringComparison.Ordinal);
         Assert.Contains("iocp", error.Message, StringComparison.Ordinal);
         Assert.Contains("custompool", error.Message, StringComparison.Ordinal);
     }
+
+    [Theory]
+    [InlineData(SchedulingMode.ThreadPool, "threadpool")]
+    [InlineData(SchedulingMode.Iocp, "iocp")]
+    [InlineData(SchedulingMode.CustomPool, "custompool")]
+    public void ConvertTo_WritesTheConfigurationName(SchedulingMode mode, string expected) =>
+        Assert.Equal(expected, TypeDescriptor.GetConverter(typeof(SchedulingMode)).ConvertToInvariantString(mode));
 }

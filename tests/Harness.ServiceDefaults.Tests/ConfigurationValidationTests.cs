@@ -9,11 +9,14 @@ public sealed class ConfigurationValidationTests
 {
     [Theory]
     [InlineData("--Scheduling:Mode=fast", "Scheduling__Mode 'fast' is not a scheduling mode; valid values: threadpool, iocp, custompool.")]
+    [InlineData("--Scheduling:Mode=", "Scheduling__Mode '' is not a scheduling mode; valid values: threadpool, iocp, custompool.")]
+    [InlineData("--Scheduling:Mode=1", "Scheduling__Mode '1' is not a scheduling mode; valid values: threadpool, iocp, custompool.")]
     [InlineData("--Scheduling:IocpConcurrency=-1", "Scheduling__IocpConcurrency must be 0 (= processor count) or more; got -1.")]
     [InlineData("--Scheduling:CustomPoolMaxThreads=0", "Scheduling__CustomPoolMaxThreads must be between max(1, CustomPoolMinThreads) and 32767; got 0.")]
     [InlineData("--Workloads:MaxFanout=0", "Workloads__MaxFanout must be between 1 and 10000; got 0.")]
     [InlineData("--ThirdParty:BaseAddress=ftp://stub/", "ThirdParty__BaseAddress must be an absolute http(s) URI; got 'ftp://stub/'.")]
     [InlineData("--Listen:Address=localhost", "Listen__Address must be an IP address such as 127.0.0.1 or 0.0.0.0; got 'localhost'.")]
+    [InlineData("--Http2:MaxStreamsPerConnection=0", "Http2__MaxStreamsPerConnection must be 1 or more (Kestrel's default is 100); got 0.")]
     [InlineData("--Listen:AdminPort=70000", "Listen__AdminPort must be between 0 and 65535 and differ from Listen__Port; got 70000.")]
     public async Task Start_WithAnInvalidSetting_FailsNamingTheVariable(string setting, string expected)
     {

@@ -13,18 +13,22 @@ public sealed class InProcessHarness : IAsyncDisposable
     private readonly WebApplication _stub;
     private readonly WebApplication _service;
 
-    private InProcessHarness(WebApplication stub, WebApplication service, Uri stubAddress, Uri serviceAddress, Stack stack)
+    private InProcessHarness(WebApplication stub, WebApplication service, Uri stubAddress, Uri serviceAddress, Uri adminAddress, Stack stack)
     {
         _stub = stub;
         _service = service;
         StubAddress = stubAddress;
         ServiceAddress = serviceAddress;
+        AdminAddress = adminAddress;
         Stack = stack;
     }
 
     public Uri StubAddress { get; }
 
     public Uri ServiceAddress { get; }
+
+    /// <summary>The HTTP/1.1 admin port's address: /healthz and /metrics.</summary>
+    public Uri AdminAddress { get; }
 
     public Stack Stack { get; }
 
@@ -49,7 +53,9 @@ public sealed class InProcessHarness : IAsyncDisposable
             throw;
         }
 
-        return new InProcessHarness(stub, service, stubAddress, service.GetBoundAddress(), stack);
+        // Kestrel lists the endpoints in the order they were configured: the main one, then the admin port.
+        var addresses = service.Urls.Select(url => new Uri(url)).ToList();
+        return new InProcessHarness(stub, service, stubAddress, addresses[0], addresses[^1], stack);
     }
 
     public IHarnessClient CreateClient() => Stack == Stack.Soap

@@ -7,10 +7,15 @@ namespace Harness.Services.Tests;
 internal static class Metrics
 {
     /// <param name="sample">e.g. <c>harness_operations_executing_peak{operation="compute"}</c>.</param>
-    public static async Task<double> ReadAsync(this LocalProcess service, string sample)
+    public static Task<double> ReadAsync(this LocalProcess service, string sample) => ReadAsync(service.AdminAddress, sample);
+
+    /// <inheritdoc cref="ReadAsync(LocalProcess, string)"/>
+    public static Task<double> ReadAsync(this InProcessHarness harness, string sample) => ReadAsync(harness.AdminAddress, sample);
+
+    private static async Task<double> ReadAsync(Uri adminAddress, string sample)
     {
         using var http = new HttpClient();
-        var text = await http.GetStringAsync(new Uri(service.AdminAddress, "/metrics"));
+        var text = await http.GetStringAsync(new Uri(adminAddress, "/metrics"));
         foreach (var line in text.Split('\n'))
         {
             if (line.StartsWith(sample + " ", StringComparison.Ordinal))

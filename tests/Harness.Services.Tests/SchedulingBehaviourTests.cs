@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using Harness.Contracts;
 using Harness.LoadTests.Hosting;
+using Harness.Metrics;
 using Xunit.Abstractions;
 
 namespace Harness.Services.Tests;
@@ -31,8 +32,8 @@ public sealed class SchedulingBehaviourTests(ITestOutputHelper output)
             await Task.WhenAll(Enumerable.Range(0, 4 * n).Select(_ => client.ComputeAsync(iterations)));
         }
 
-        var peak = await service.ReadAsync("harness_operations_executing_peak{operation=\"compute\"}");
-        var completed = await service.ReadAsync("harness_operations_completed_total{operation=\"compute\"}");
+        var peak = await service.ReadAsync(MetricNames.WithLabel(MetricNames.OperationsExecutingPeak, MetricNames.OperationLabel, MetricNames.ComputeOperation));
+        var completed = await service.ReadAsync(MetricNames.WithLabel(MetricNames.OperationsCompletedTotal, MetricNames.OperationLabel, MetricNames.ComputeOperation));
 
         // Assert
         output.WriteLine($"{stack} iocp: N={n}, {completed} Compute calls of {iterations} iterations, peak executing at once = {peak}");
@@ -73,7 +74,7 @@ public sealed class SchedulingBehaviourTests(ITestOutputHelper output)
             }));
             times[mode] = stopwatch.Elapsed;
             failures[mode] = outcomes.Count(o => o is not null);
-            var threads = service.HasExited ? double.NaN : await service.ReadAsync("process_threads");
+            var threads = service.HasExited ? double.NaN : await service.ReadAsync(MetricNames.ProcessThreads);
             output.WriteLine(
                 $"{stack} {mode}: 50 concurrent blocking 1 s calls finished in {times[mode].TotalSeconds:F2} s, " +
                 $"{failures[mode]} failed{(failures[mode] > 0 ? " (" + outcomes.First(o => o is not null) + ")" : "")}; process threads after: {threads}");

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using Harness.LoadTests.Hosting;
+using Harness.Metrics;
 using Xunit.Abstractions;
 
 namespace Harness.Services.Tests;
@@ -31,18 +32,18 @@ public sealed class StubCapacityTests(ITestOutputHelper output)
         double peakWaiting = 0, threadsAtPeak = 0;
         while (stopwatch.Elapsed < TimeSpan.FromSeconds(60) && peakWaiting < Concurrent && !requests.All(r => r.IsCompleted))
         {
-            var waiting = await stub.ReadAsync("harness_stub_waiting_requests");
+            var waiting = await stub.ReadAsync(MetricNames.StubWaitingRequests);
             if (waiting > peakWaiting)
             {
                 peakWaiting = waiting;
-                threadsAtPeak = await stub.ReadAsync("process_threads");
+                threadsAtPeak = await stub.ReadAsync(MetricNames.ProcessThreads);
             }
 
             await Task.Delay(250);
         }
 
         var responses = await Task.WhenAll(requests);
-        var workingSet = await stub.ReadAsync("process_working_set_bytes");
+        var workingSet = await stub.ReadAsync(MetricNames.ProcessWorkingSetBytes);
 
         // Assert
         output.WriteLine(

@@ -33,6 +33,38 @@ public sealed class CpuWorkloadTests
         Assert.True(large > small * 3, $"1M took {small}, 8M took {large}");
     }
 
+    [Fact]
+    public void Run_WithACancelledToken_ThrowsBeforeTheLoop()
+    {
+        using var cancelled = new CancellationTokenSource();
+        cancelled.Cancel();
+
+        // int.MaxValue iterations would take tens of seconds if the token were not looked at.
+        Assert.Throws<OperationCanceledException>(() => CpuWorkload.Run(int.MaxValue, cancelled.Token));
+    }
+
+    [Fact]
+    public void Run_CancelledMidway_StopsWithoutFinishingTheLoop()
+    {
+        // Arrange
+        using var cancellation = new CancellationTokenSource(TimeSpan.FromMilliseconds(50));
+
+        // Act: without the checks this returns a result after tens of seconds.
+        var error = Record.Exception(() => CpuWorkload.Run(int.MaxValue, cancellation.Token));
+
+        // Assert
+        var cancelled = Assert.IsType<OperationCanceledException>(error);
+        Assert.Equal(cancellation.Token, cancelled.CancellationToken);
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(CpuWorkload.CancellationCheckInterval)]
+    [InlineData(CpuWorkload.CancellationCheckInterval + 1)]
+    [InlineData(3 * CpuWorkload.CancellationCheckInterval - 1)]
+    public void Run_AnyIterationCount_AcrossChunkBoundaries_ReturnsTheResult(int iterations) =>
+        Assert.Equal(89, CpuWorkload.Run(iterations, new CancellationTokenSource().Token).Result);
+
     [Theory]
     [InlineData(0)]
     [InlineData(-5)]

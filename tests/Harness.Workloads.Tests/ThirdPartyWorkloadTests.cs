@@ -10,12 +10,12 @@ public sealed class ThirdPartyWorkloadTests
     private static readonly WorkloadLimits Limits = new();
 
     [Theory]
-    [InlineData(CallStyle.ThreadSleep, "custompool")]
-    [InlineData(CallStyle.TaskWait, "custompool")]
-    [InlineData(CallStyle.TaskDelay, "custompool")]
-    [InlineData(CallStyle.ThreadSleep, "iocp")]
-    [InlineData(CallStyle.TaskDelay, "threadpool")]
-    public async Task FanOut_RunsAllCallsConcurrently(CallStyle style, string mode)
+    [InlineData(CallStyle.ThreadSleep, SchedulingMode.CustomPool)]
+    [InlineData(CallStyle.TaskWait, SchedulingMode.CustomPool)]
+    [InlineData(CallStyle.TaskDelay, SchedulingMode.CustomPool)]
+    [InlineData(CallStyle.ThreadSleep, SchedulingMode.Iocp)]
+    [InlineData(CallStyle.TaskDelay, SchedulingMode.ThreadPool)]
+    public async Task FanOut_RunsAllCallsConcurrently(CallStyle style, SchedulingMode mode)
     {
         // Arrange
         using var scheduler = WorkSchedulerFactory.Create(new SchedulingOptions { Mode = mode, IocpConcurrency = 1 });
@@ -43,7 +43,7 @@ public sealed class ThirdPartyWorkloadTests
     public async Task FanOut_WithParallelism_LimitsCallsInFlight()
     {
         // Arrange
-        using var scheduler = WorkSchedulerFactory.Create(new SchedulingOptions { Mode = "custompool" });
+        using var scheduler = WorkSchedulerFactory.Create(new SchedulingOptions { Mode = SchedulingMode.CustomPool });
         var workload = new ThirdPartyWorkload(new HttpClient(), scheduler, Limits);
 
         // Act
@@ -59,7 +59,7 @@ public sealed class ThirdPartyWorkloadTests
     public async Task ThreadHoldingStyles_CompleteSynchronously_OthersDoNot()
     {
         // Arrange
-        using var scheduler = WorkSchedulerFactory.Create(new SchedulingOptions { Mode = "custompool" });
+        using var scheduler = WorkSchedulerFactory.Create(new SchedulingOptions { Mode = SchedulingMode.CustomPool });
         var workload = new ThirdPartyWorkload(new HttpClient(), scheduler, Limits);
 
         // Act
@@ -79,7 +79,7 @@ public sealed class ThirdPartyWorkloadTests
     {
         // Arrange
         using var server = new TinyHttpServer();
-        using var scheduler = WorkSchedulerFactory.Create(new SchedulingOptions { Mode = "custompool" });
+        using var scheduler = WorkSchedulerFactory.Create(new SchedulingOptions { Mode = SchedulingMode.CustomPool });
         var workload = new ThirdPartyWorkload(new HttpClient { BaseAddress = server.Address }, scheduler, Limits);
 
         // Act
@@ -97,7 +97,7 @@ public sealed class ThirdPartyWorkloadTests
     public async Task UnreachableThirdParty_FailsTheOperation_AndTheSchedulerKeepsWorking(CallStyle style, int fanout)
     {
         // Arrange: a port nobody listens on.
-        using var scheduler = WorkSchedulerFactory.Create(new SchedulingOptions { Mode = "custompool" });
+        using var scheduler = WorkSchedulerFactory.Create(new SchedulingOptions { Mode = SchedulingMode.CustomPool });
         var closed = new Uri($"http://127.0.0.1:{ClosedPort()}/");
         var workload = new ThirdPartyWorkload(new HttpClient { BaseAddress = closed }, scheduler, Limits);
 
@@ -112,7 +112,7 @@ public sealed class ThirdPartyWorkloadTests
     [Fact]
     public async Task InvalidRequest_IsRejectedBeforeAnyCall()
     {
-        using var scheduler = WorkSchedulerFactory.Create(new SchedulingOptions { Mode = "custompool" });
+        using var scheduler = WorkSchedulerFactory.Create(new SchedulingOptions { Mode = SchedulingMode.CustomPool });
         var workload = new ThirdPartyWorkload(new HttpClient(), scheduler, new WorkloadLimits { MaxFanout = 2 });
 
         var ex = await Assert.ThrowsAsync<WorkloadArgumentException>(async () =>

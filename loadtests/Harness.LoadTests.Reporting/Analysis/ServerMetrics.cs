@@ -1,3 +1,5 @@
+using Harness.Metrics;
+
 namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>
@@ -8,24 +10,24 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// </summary>
 public static class ServerMetrics
 {
-    public const string OsThreads = "process_threads";
-    public const string ThreadPoolThreads = "harness_threadpool_threads";
-    public const string ThreadPoolPending = "harness_threadpool_pending_work_items";
-    public const string SchedulerThreads = "harness_scheduler_threads";
-    public const string SchedulerBusyThreads = "harness_scheduler_busy_threads";
-    public const string SchedulerQueueLength = "harness_scheduler_queue_length";
-    public const string CpuSecondsTotal = "process_cpu_seconds_total";
-    public const string VoluntaryContextSwitches = "process_voluntary_context_switches_total";
-    public const string InvoluntaryContextSwitches = "process_involuntary_context_switches_total";
-    public const string WorkingSetBytes = "process_working_set_bytes";
+    public const string OsThreads = MetricNames.ProcessThreads;
+    public const string ThreadPoolThreads = MetricNames.ThreadPoolThreads;
+    public const string ThreadPoolPending = MetricNames.ThreadPoolPendingWorkItems;
+    public const string SchedulerThreads = MetricNames.SchedulerThreads;
+    public const string SchedulerBusyThreads = MetricNames.SchedulerBusyThreads;
+    public const string SchedulerQueueLength = MetricNames.SchedulerQueueLength;
+    public const string CpuSecondsTotal = MetricNames.ProcessCpuSecondsTotal;
+    public const string VoluntaryContextSwitches = MetricNames.ProcessVoluntaryContextSwitchesTotal;
+    public const string InvoluntaryContextSwitches = MetricNames.ProcessInvoluntaryContextSwitchesTotal;
+    public const string WorkingSetBytes = MetricNames.ProcessWorkingSetBytes;
 
     // Container stats that `harness matrix` samples beside /metrics (cAdvisor's names).
-    public const string ContainerCpuSecondsTotal = "container_cpu_usage_seconds_total";
-    public const string ContainerCpuPeriodsTotal = "container_cpu_cfs_periods_total";
-    public const string ContainerThrottledPeriodsTotal = "container_cpu_cfs_throttled_periods_total";
-    public const string ContainerThrottledSecondsTotal = "container_cpu_cfs_throttled_seconds_total";
-    public const string ContainerMemoryUsageBytes = "container_memory_usage_bytes";
-    public const string ContainerMemoryLimitBytes = "container_spec_memory_limit_bytes";
+    public const string ContainerCpuSecondsTotal = MetricNames.ContainerCpuUsageSecondsTotal;
+    public const string ContainerCpuPeriodsTotal = MetricNames.ContainerCpuCfsPeriodsTotal;
+    public const string ContainerThrottledPeriodsTotal = MetricNames.ContainerCpuCfsThrottledPeriodsTotal;
+    public const string ContainerThrottledSecondsTotal = MetricNames.ContainerCpuCfsThrottledSecondsTotal;
+    public const string ContainerMemoryUsageBytes = MetricNames.ContainerMemoryUsageBytes;
+    public const string ContainerMemoryLimitBytes = MetricNames.ContainerSpecMemoryLimitBytes;
 
     /// <summary>The metric name of a key: everything before <c>{</c>.</summary>
     public static string NameOf(string key)
@@ -80,7 +82,7 @@ public static class ServerMetrics
         }
 
         var pool = Value(server, ThreadPoolThreads);
-        var own = Value(server, SchedulerThreads, key => LabelOf(key, "mode") != "threadpool");
+        var own = Value(server, SchedulerThreads, key => LabelOf(key, MetricNames.ModeLabel) != "threadpool");
         return pool is null && own is null ? null : (pool ?? 0) + (own ?? 0);
     }
 

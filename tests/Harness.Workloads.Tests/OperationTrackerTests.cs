@@ -1,4 +1,6 @@
-namespace Harness.ServiceDefaults.Tests;
+using Harness.ServiceOperations;
+
+namespace Harness.Workloads.Tests;
 
 public sealed class OperationTrackerTests
 {

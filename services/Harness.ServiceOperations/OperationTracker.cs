@@ -1,4 +1,4 @@
-namespace Harness.ServiceDefaults;
+namespace Harness.ServiceOperations;
 
 /// <summary>
 /// Counts the operations a service is executing right now, per operation, and the peak. The count is taken

@@ -1,6 +1,7 @@
+using Harness.Metrics;
 using Harness.Workloads;
 
-namespace Harness.ServiceDefaults;
+namespace Harness.ServiceOperations;
 
 /// <summary>
 /// The bodies of the two operations, shared by the SOAP and gRPC services so both do exactly the same work.
@@ -8,8 +9,9 @@ namespace Harness.ServiceDefaults;
 /// </summary>
 public sealed class HarnessOperations
 {
-    public const string ComputeName = "compute";
-    public const string CallThirdPartyName = "call_third_party";
+    /// <summary>The operations as the counters (and the <c>operation</c> label on /metrics) name them.</summary>
+    public const string ComputeName = MetricNames.ComputeOperation;
+    public const string CallThirdPartyName = MetricNames.CallThirdPartyOperation;
 
     public static readonly string[] Names = [ComputeName, CallThirdPartyName];
 
@@ -24,14 +26,18 @@ public sealed class HarnessOperations
         _tracker = tracker;
     }
 
+    /// <param name="iterations">How many times the loop runs.</param>
+    /// <param name="cancellationToken">The call's own token (the gRPC call's, or the HTTP request's abort token), so a
+    /// call the client has abandoned (a deadline, a cancellation, a closed connection) stops and frees its core.</param>
     /// <exception cref="WorkloadArgumentException"><paramref name="iterations"/> is outside the limit.</exception>
-    public ComputeResult Compute(int iterations)
+    /// <exception cref="OperationCanceledException">The call was abandoned; it counts as failed.</exception>
+    public ComputeResult Compute(int iterations, CancellationToken cancellationToken)
     {
         _limits.ValidateIterations(iterations);
         var scope = _tracker.Begin(ComputeName);
         try
         {
-            return CpuWorkload.Run(iterations);
+            return CpuWorkload.Run(iterations, cancellationToken);
         }
         catch
         {

@@ -1,0 +1,63 @@
+namespace Harness.Metrics;
+
+/// <summary>
+/// Every metric and label name on the services' <c>/metrics</c>, and the container stats <c>harness matrix</c>
+/// samples beside them. The writers (ServiceDefaults' MetricsEndpoint, the operation counters, the stub) and the
+/// readers (the load runner's reporting, the tests) use these constants, so a name cannot drift on one side.
+/// </summary>
+public static class MetricNames
+{
+    // Labels.
+    public const string ServiceLabel = "service";
+    public const string ModeLabel = "mode";
+    public const string ProcessorsLabel = "processors";
+    public const string GcLabel = "gc";
+    public const string OperationLabel = "operation";
+
+    // Values of OperationLabel: the operations as the metrics spell them (CallThirdParty in code, call-third-party
+    // on the command line).
+    public const string ComputeOperation = "compute";
+    public const string CallThirdPartyOperation = "call_third_party";
+
+    /// <summary>Constant 1; the labels describe the service.</summary>
+    public const string Info = "harness_info";
+
+    public const string ThreadPoolThreads = "harness_threadpool_threads";
+    public const string ThreadPoolPendingWorkItems = "harness_threadpool_pending_work_items";
+    public const string ThreadPoolCompletedWorkItemsTotal = "harness_threadpool_completed_work_items_total";
+
+    // The scheduling mode's scheduler, labelled with ModeLabel.
+    public const string SchedulerThreads = "harness_scheduler_threads";
+    public const string SchedulerBusyThreads = "harness_scheduler_busy_threads";
+    public const string SchedulerQueueLength = "harness_scheduler_queue_length";
+    public const string SchedulerCompletedTotal = "harness_scheduler_completed_total";
+    public const string SchedulerFailedTotal = "harness_scheduler_failed_total";
+
+    // The operations, labelled with OperationLabel.
+    public const string OperationsExecuting = "harness_operations_executing";
+    public const string OperationsExecutingPeak = "harness_operations_executing_peak";
+    public const string OperationsCompletedTotal = "harness_operations_completed_total";
+    public const string OperationsFailedTotal = "harness_operations_failed_total";
+
+    // The third-party stub.
+    public const string StubWaitingRequests = "harness_stub_waiting_requests";
+    public const string StubServedTotal = "harness_stub_served_total";
+
+    // The process (-1 where the platform does not tell).
+    public const string ProcessCpuSecondsTotal = "process_cpu_seconds_total";
+    public const string ProcessWorkingSetBytes = "process_working_set_bytes";
+    public const string ProcessThreads = "process_threads";
+    public const string ProcessVoluntaryContextSwitchesTotal = "process_voluntary_context_switches_total";
+    public const string ProcessInvoluntaryContextSwitchesTotal = "process_involuntary_context_switches_total";
+
+    // Container stats that `harness matrix` samples beside /metrics (cAdvisor's names).
+    public const string ContainerCpuUsageSecondsTotal = "container_cpu_usage_seconds_total";
+    public const string ContainerCpuCfsPeriodsTotal = "container_cpu_cfs_periods_total";
+    public const string ContainerCpuCfsThrottledPeriodsTotal = "container_cpu_cfs_throttled_periods_total";
+    public const string ContainerCpuCfsThrottledSecondsTotal = "container_cpu_cfs_throttled_seconds_total";
+    public const string ContainerMemoryUsageBytes = "container_memory_usage_bytes";
+    public const string ContainerSpecMemoryLimitBytes = "container_spec_memory_limit_bytes";
+
+    /// <summary>A sample's key as Prometheus text writes it with one label, e.g. <c>harness_operations_executing{operation="compute"}</c>.</summary>
+    public static string WithLabel(string name, string label, string value) => $"{name}{{{label}=\"{value}\"}}";
+}
