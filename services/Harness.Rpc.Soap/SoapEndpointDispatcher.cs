@@ -95,18 +95,26 @@ internal sealed partial class SoapEndpointDispatcher
             return Reply.Empty;
         }
 
-        using XmlDictionaryReader reader = XmlDictionaryReader.CreateTextReader(buffer, 0, length, encoding, _quotas, onClose: null);
+        XmlDictionaryReader? opened = null;
         XmlQualifiedName? notUnderstood;
         try
         {
-            notUnderstood = SoapEnvelope.ReadToBodyContents(reader);
+            // Creating the reader already decodes the message's start (byte-order mark, XML declaration), so a UTF-16
+            // body without a declaration or charset fails here, before the envelope is read.
+            opened = XmlDictionaryReader.CreateTextReader(buffer, 0, length, encoding, _quotas, onClose: null);
+            notUnderstood = SoapEnvelope.ReadToBodyContents(opened);
         }
-        catch (Exception e) when (e is XmlException or DecoderFallbackException)
+        catch (Exception e)
         {
+            // Only the XML reader and the envelope checks run here, so whatever fails is input the reader could not read.
+            // The reader is not hardened: besides XmlException it throws ArgumentException or IndexOutOfRangeException
+            // on some truncated input, and every one of them gets the same deliberate 400.
+            opened?.Dispose();
             Reject(context, HttpStatusCode.BadRequest, e.Message);
             return Reply.Empty;
         }
 
+        using XmlDictionaryReader reader = opened;
         if (notUnderstood is not null)
         {
             return Reply.Fault(SoapFault.MustUnderstand(notUnderstood));
@@ -173,7 +181,7 @@ internal sealed partial class SoapEndpointDispatcher
             request = operation.RequestSerializer.ReadObject(reader, verifyObjectName: true);
             SoapEnvelope.ReadFromBodyContentsToEnd(reader);
         }
-        catch (Exception e) when (e is XmlException or SerializationException or FormatException or DecoderFallbackException)
+        catch (Exception e) when (IsUnreadableXml(e) || e is SerializationException or FormatException)
         {
             // WCF reads the body lazily in its formatter, so a bad payload is a DeserializationFailed fault, not a 400.
             LogDeserializationFailed(_logger, operation.Name, e.Message);
@@ -181,7 +189,9 @@ internal sealed partial class SoapEndpointDispatcher
         }
         catch (Exception e)
         {
-            return InternalServiceFault(operation, e);
+            // Not the service's failure (the operation has not run), so it is logged below Error.
+            LogRequestUnreadable(_logger, e, operation.Name);
+            return Reply.Fault(SoapFault.InternalServiceFault(e, _includeExceptionDetailInFaults));
         }
 
         object? result;
@@ -289,6 +299,14 @@ internal sealed partial class SoapEndpointDispatcher
         }
     }
 
+    /// <summary>
+    /// Whether the XML reader failed on the input. Besides <see cref="XmlException"/>, the text reader throws
+    /// <see cref="ArgumentException"/> for a qualified name cut off after its colon (<c>&lt;s:</c> at the end) and
+    /// <see cref="IndexOutOfRangeException"/> for a truncated XML declaration.
+    /// </summary>
+    private static bool IsUnreadableXml(Exception e) =>
+        e is XmlException or DecoderFallbackException or ArgumentException or IndexOutOfRangeException;
+
     /// <summary>Accepts text/xml with UTF-8 or UTF-16, as WCF's SOAP 1.1 text encoder does; no charset means detect it.</summary>
     internal static bool TryGetEncoding(string? contentType, out Encoding? encoding)
     {
@@ -336,6 +354,9 @@ internal sealed partial class SoapEndpointDispatcher
 
     [LoggerMessage(Level = LogLevel.Debug, Message = "SOAP operation {Operation} could not deserialize its request: {Reason}")]
     private static partial void LogDeserializationFailed(ILogger logger, string operation, string reason);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "SOAP operation {Operation} could not read its request")]
+    private static partial void LogRequestUnreadable(ILogger logger, Exception exception, string operation);
 
     [LoggerMessage(Level = LogLevel.Error, Message = "SOAP operation {Operation} failed with an unhandled exception")]
     private static partial void LogUnhandledException(ILogger logger, Exception exception, string operation);

@@ -68,6 +68,8 @@ public sealed class SoapProtocolErrorTests(SoapServerFixture server)
     [InlineData("<s:Envelope xmlns:s=\"http://www.w3.org/2003/05/soap-envelope\"><s:Body><Compute xmlns=\"http://tempuri.org/\"/></s:Body></s:Envelope>")]
     [InlineData("<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><Compute xmlns=\"http://tempuri.org/\"/></s:Envelope>")]
     [InlineData("")]
+    [InlineData("<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:")]
+    [InlineData("<?xml version=\"1.0\" encoding=")]
     public async Task MalformedXmlOrNotASoap11Envelope_Is400(string body)
     {
         RawResponse response = await server.PostAsync(SoapServerFixture.CalculatorPath, body);
@@ -91,13 +93,15 @@ public sealed class SoapProtocolErrorTests(SoapServerFixture server)
         await server.AssertStillServingAsync();
     }
 
-    [Fact]
-    public async Task MalformedXmlInsideTheBody_IsWcfsDeserializationFailedFault()
+    [Theory]
+    [InlineData("<iterations>5</iter")]
+    [InlineData("<iterations>5</iterations><s:")]
+    public async Task MalformedXmlInsideTheBody_IsWcfsDeserializationFailedFault(string truncatedPayload)
     {
         // WCF parses the envelope and headers up front but the body only in the operation formatter.
         RawResponse response = await server.PostAsync(
             SoapServerFixture.CalculatorPath,
-            "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body><Compute xmlns=\"http://tempuri.org/\"><iterations>5</iter");
+            "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body><Compute xmlns=\"http://tempuri.org/\">" + truncatedPayload);
 
         Assert.Equal(HttpStatusCode.InternalServerError, response.Status);
         (string ns, string name, string reason) = response.Fault();

@@ -1,5 +1,4 @@
 using System.Net;
-using System.Net.Http.Headers;
 using System.Text;
 using System.Xml.Linq;
 using Microsoft.AspNetCore.Builder;
@@ -32,6 +31,9 @@ public sealed class SoapServerFixture : IAsyncLifetime
 
     public Uri BaseAddress { get; private set; } = null!;
 
+    /// <summary>What the server logged at Warning or above.</summary>
+    public CapturingLoggerProvider Logs { get; } = new();
+
     /// <summary>A plain client for hand-made requests.</summary>
     public HttpClient Http { get; } = new(new SocketsHttpHandler { UseProxy = false }) { Timeout = CallTimeout };
 
@@ -40,6 +42,7 @@ public sealed class SoapServerFixture : IAsyncLifetime
         WebApplicationBuilder builder = WebApplication.CreateSlimBuilder();
         builder.WebHost.ConfigureKestrel(kestrel => kestrel.Listen(IPAddress.Loopback, 0));
         builder.Logging.ClearProviders();
+        builder.Logging.AddProvider(Logs);
         _app = builder.Build();
         _app.MapSoapEndpoint(CalculatorPath, TestService.CreateContract());
         _app.MapSoapEndpoint(SmallPath, TestService.CreateContract(), options => options.MaxReceivedMessageSize = SmallLimit);
@@ -82,21 +85,31 @@ public sealed class SoapServerFixture : IAsyncLifetime
     public static string ActionOf(string operation) => $"{TestService.Namespace}{TestService.Name}/{operation}";
 
     /// <summary>Posts <paramref name="body"/> as is and returns what came back.</summary>
-    public async Task<RawResponse> PostAsync(
+    public Task<RawResponse> PostAsync(
         string path,
         string body,
         string? operation = "Compute",
         string? contentType = "text/xml; charset=utf-8",
-        bool chunked = false)
+        bool chunked = false) =>
+        SendAsync(HttpMethod.Post, path, Encoding.UTF8.GetBytes(body), operation is null ? null : $"\"{ActionOf(operation)}\"", contentType, chunked);
+
+    /// <summary>Sends <paramref name="body"/> with <paramref name="method"/> and the SOAPAction header exactly as given.</summary>
+    public async Task<RawResponse> SendAsync(
+        HttpMethod method, string path, byte[] body, string? soapAction, string? contentType, bool chunked = false)
     {
-        using var request = new HttpRequestMessage(HttpMethod.Post, new Uri(BaseAddress, path))
+        using var request = new HttpRequestMessage(method, new Uri(BaseAddress, path))
         {
-            Content = new ByteArrayContent(Encoding.UTF8.GetBytes(body)),
+            Content = new ByteArrayContent(body),
         };
-        request.Content.Headers.ContentType = contentType is null ? null : MediaTypeHeaderValue.Parse(contentType);
-        if (operation is not null)
+        // Parsed without validation so tests can send content types a strict parser would refuse.
+        if (contentType is not null)
         {
-            request.Headers.TryAddWithoutValidation("SOAPAction", $"\"{ActionOf(operation)}\"");
+            request.Content.Headers.TryAddWithoutValidation("Content-Type", contentType);
+        }
+
+        if (soapAction is not null)
+        {
+            request.Headers.TryAddWithoutValidation("SOAPAction", soapAction);
         }
 
         if (chunked)
