@@ -13,8 +13,9 @@ namespace Harness.Rpc.Soap;
 
 /// <summary>
 /// Serves one endpoint, in the order CoreWCF's HTTP transport and dispatcher do: content type (415), size (413),
-/// envelope and headers (400, MustUnderstand fault), action (ActionNotSupported fault), then, on the dispatch
-/// synchronization context if there is one, deserialization, invocation and reply serialization.
+/// envelope and headers (400), action (ActionNotSupported fault), then, on the dispatch synchronization context if
+/// there is one, deserialization (DeserializationFailed or, for a body that is not the request, InternalServiceFault),
+/// mandatory headers (InternalServiceFault), invocation and reply serialization.
 /// </summary>
 internal sealed partial class SoapEndpointDispatcher
 {
@@ -96,13 +97,13 @@ internal sealed partial class SoapEndpointDispatcher
         }
 
         XmlDictionaryReader? opened = null;
-        XmlQualifiedName? notUnderstood;
+        EnvelopeStart envelope;
         try
         {
             // Creating the reader already decodes the message's start (byte-order mark, XML declaration), so a UTF-16
             // body without a declaration or charset fails here, before the envelope is read.
             opened = XmlDictionaryReader.CreateTextReader(buffer, 0, length, encoding, _quotas, onClose: null);
-            notUnderstood = SoapEnvelope.ReadToBodyContents(opened);
+            envelope = SoapEnvelope.ReadToBodyContents(opened);
         }
         catch (Exception e)
         {
@@ -115,29 +116,31 @@ internal sealed partial class SoapEndpointDispatcher
         }
 
         using XmlDictionaryReader reader = opened;
-        if (notUnderstood is not null)
-        {
-            return Reply.Fault(SoapFault.MustUnderstand(notUnderstood));
-        }
-
         string? action = ParseSoapAction(context.Request.Headers[SoapNames.SoapActionHeader]);
         if (action is null || !_operations.TryGetValue(action, out SoapOperation? operation))
         {
+            // CoreWCF's unhandled-action operation checks mandatory headers too, before its invoker raises ActionNotSupported.
+            if (envelope.NotUnderstood is { } header)
+            {
+                return HeaderNotUnderstood(action ?? "", header);
+            }
+
             LogActionNotSupported(_logger, context.Request.Path, action);
             return Reply.Fault(SoapFault.ActionNotSupported(action));
         }
 
+        var incoming = new Incoming(operation, reader, envelope);
         SynchronizationContext? dispatchContext = _synchronizationContext.Value;
         return dispatchContext is null
-            ? await ExecuteAsync(operation, reader, context.RequestAborted).ConfigureAwait(false)
-            : await PostToContextAsync(dispatchContext, operation, reader, context.RequestAborted).ConfigureAwait(false);
+            ? await ExecuteAsync(incoming, context.RequestAborted).ConfigureAwait(false)
+            : await PostToContextAsync(dispatchContext, incoming, context.RequestAborted).ConfigureAwait(false);
     }
 
     /// <summary>
     /// Posts the invocation to the dispatch context, as CoreWCF's ImmutableDispatchRuntime awaits the
     /// DispatchRuntime.SynchronizationContext before invoking. The reply is written after returning to the thread pool.
     /// </summary>
-    private Task<Reply> PostToContextAsync(SynchronizationContext dispatchContext, SoapOperation operation, XmlDictionaryReader reader, CancellationToken cancellationToken)
+    private Task<Reply> PostToContextAsync(SynchronizationContext dispatchContext, Incoming incoming, CancellationToken cancellationToken)
     {
         // Asynchronous continuations keep the HTTP write off the dispatch context's thread.
         var completion = new TaskCompletionSource<Reply>(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -149,7 +152,7 @@ internal sealed partial class SoapEndpointDispatcher
                 SynchronizationContext.SetSynchronizationContext(dispatchContext);
                 try
                 {
-                    _ = CompleteAsync(operation, reader, cancellationToken, completion);
+                    _ = CompleteAsync(incoming, cancellationToken, completion);
                 }
                 finally
                 {
@@ -160,11 +163,11 @@ internal sealed partial class SoapEndpointDispatcher
         return completion.Task;
     }
 
-    private async Task CompleteAsync(SoapOperation operation, XmlDictionaryReader reader, CancellationToken cancellationToken, TaskCompletionSource<Reply> completion)
+    private async Task CompleteAsync(Incoming incoming, CancellationToken cancellationToken, TaskCompletionSource<Reply> completion)
     {
         try
         {
-            completion.SetResult(await ExecuteAsync(operation, reader, cancellationToken).ConfigureAwait(true));
+            completion.SetResult(await ExecuteAsync(incoming, cancellationToken).ConfigureAwait(true));
         }
         catch (Exception e)
         {
@@ -172,14 +175,23 @@ internal sealed partial class SoapEndpointDispatcher
         }
     }
 
-    /// <summary>Deserializes, invokes and serializes on the calling context, turning every failure into a fault.</summary>
-    private async Task<Reply> ExecuteAsync(SoapOperation operation, XmlDictionaryReader reader, CancellationToken cancellationToken)
+    /// <summary>
+    /// Deserializes, checks mandatory headers, invokes and serializes on the calling context, in CoreWCF's order
+    /// (DispatchOperationRuntime.InvokeAsync), turning every failure into a fault.
+    /// </summary>
+    private async Task<Reply> ExecuteAsync(Incoming incoming, CancellationToken cancellationToken)
     {
+        SoapOperation operation = incoming.Operation;
         object? request;
         try
         {
-            request = operation.RequestSerializer.ReadObject(reader, verifyObjectName: true);
-            SoapEnvelope.ReadFromBodyContentsToEnd(reader);
+            request = operation.ReadRequest(incoming.Reader, incoming.Envelope.IsEmpty);
+        }
+        catch (SoapBodyMismatchException e)
+        {
+            // WCF's formatter throws this outside its parameter handling, so CoreWCF answers InternalServiceFault.
+            LogBodyMismatch(_logger, operation.Name, e.Message);
+            return Reply.Fault(SoapFault.InternalServiceFault(e, _includeExceptionDetailInFaults));
         }
         catch (Exception e) when (IsUnreadableXml(e) || e is SerializationException or FormatException)
         {
@@ -192,6 +204,11 @@ internal sealed partial class SoapEndpointDispatcher
             // Not the service's failure (the operation has not run), so it is logged below Error.
             LogRequestUnreadable(_logger, e, operation.Name);
             return Reply.Fault(SoapFault.InternalServiceFault(e, _includeExceptionDetailInFaults));
+        }
+
+        if (incoming.Envelope.NotUnderstood is { } header)
+        {
+            return HeaderNotUnderstood(operation.Action, header);
         }
 
         object? result;
@@ -216,6 +233,16 @@ internal sealed partial class SoapEndpointDispatcher
         {
             return InternalServiceFault(operation, e);
         }
+    }
+
+    /// <summary>
+    /// A mandatory header nobody understands. CoreWCF raises MustUnderstandSoapException, which its HTTP transport has
+    /// no fault converter for, so the client gets an InternalServiceFault rather than SOAP's MustUnderstand fault.
+    /// </summary>
+    private Reply HeaderNotUnderstood(string action, XmlQualifiedName header)
+    {
+        LogHeaderNotUnderstood(_logger, action, header.Name, header.Namespace);
+        return Reply.Fault(SoapFault.InternalServiceFault(new SoapHeaderNotUnderstoodException(header), _includeExceptionDetailInFaults));
     }
 
     private Reply InternalServiceFault(SoapOperation operation, Exception exception)
@@ -355,11 +382,20 @@ internal sealed partial class SoapEndpointDispatcher
     [LoggerMessage(Level = LogLevel.Debug, Message = "SOAP operation {Operation} could not deserialize its request: {Reason}")]
     private static partial void LogDeserializationFailed(ILogger logger, string operation, string reason);
 
+    [LoggerMessage(Level = LogLevel.Debug, Message = "SOAP operation {Operation} got a body that is not its request: {Reason}")]
+    private static partial void LogBodyMismatch(ILogger logger, string operation, string reason);
+
+    [LoggerMessage(Level = LogLevel.Debug, Message = "SOAP request for action '{Action}' has a mandatory header {Header} in {Namespace} that is not understood")]
+    private static partial void LogHeaderNotUnderstood(ILogger logger, string action, string header, string @namespace);
+
     [LoggerMessage(Level = LogLevel.Warning, Message = "SOAP operation {Operation} could not read its request")]
     private static partial void LogRequestUnreadable(ILogger logger, Exception exception, string operation);
 
     [LoggerMessage(Level = LogLevel.Error, Message = "SOAP operation {Operation} failed with an unhandled exception")]
     private static partial void LogUnhandledException(ILogger logger, Exception exception, string operation);
+
+    /// <summary>A request past the envelope phase, dispatched to its operation.</summary>
+    private readonly record struct Incoming(SoapOperation Operation, XmlDictionaryReader Reader, EnvelopeStart Envelope);
 
     /// <summary>What to answer: a SOAP message (200 reply or 500 fault), or nothing beyond a status already set.</summary>
     private readonly record struct Reply(HttpStatusCode StatusCode, ArraySegment<byte> Body)

@@ -1,4 +1,5 @@
 using System.Net;
+using System.ServiceModel;
 using System.Text;
 using System.Xml.Linq;
 using Microsoft.AspNetCore.Builder;
@@ -26,6 +27,7 @@ public sealed class SoapServerFixture : IAsyncLifetime
 
     private WebApplication? _app;
     private readonly List<SoapClient> _clients = [];
+    private readonly List<ICommunicationObject> _wcfFactories = [];
 
     internal DedicatedThreadSynchronizationContext DispatchContext { get; } = new("soap-dispatch");
 
@@ -60,6 +62,11 @@ public sealed class SoapServerFixture : IAsyncLifetime
             client.Dispose();
         }
 
+        foreach (ICommunicationObject factory in _wcfFactories)
+        {
+            factory.Abort();
+        }
+
         Http.Dispose();
         if (_app is not null)
         {
@@ -75,6 +82,15 @@ public sealed class SoapServerFixture : IAsyncLifetime
         var client = new SoapClient(new Uri(BaseAddress, path), new SoapContract(contractName, TestService.Namespace)) { Timeout = CallTimeout };
         _clients.Add(client);
         return client;
+    }
+
+    /// <summary>A WCF client channel (ChannelFactory over BasicHttpBinding, no security) for <paramref name="path"/>.</summary>
+    public TContract CreateWcfChannel<TContract>(string path)
+    {
+        var binding = new BasicHttpBinding(BasicHttpSecurityMode.None) { SendTimeout = CallTimeout, ReceiveTimeout = CallTimeout };
+        var factory = new ChannelFactory<TContract>(binding, new EndpointAddress(new Uri(BaseAddress, path)));
+        _wcfFactories.Add(factory);
+        return factory.CreateChannel();
     }
 
     public static string Envelope(string body, string? header = null) =>
