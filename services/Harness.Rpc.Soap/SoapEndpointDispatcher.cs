@@ -1,28 +1,23 @@
 using System.Buffers;
 using System.Net;
-using System.Net.Http.Headers;
 using System.Runtime.Serialization;
 using System.Text;
 using System.Xml;
 using Microsoft.AspNetCore.Http;
-using Microsoft.AspNetCore.Http.Features;
 using Microsoft.Extensions.Logging;
-using Microsoft.Extensions.Primitives;
 
 namespace Harness.Rpc.Soap;
 
 /// <summary>
-/// Serves one endpoint, in the order CoreWCF's HTTP transport and dispatcher do: content type (415), size (413),
-/// envelope and headers (400), action (ActionNotSupported fault), then, on the dispatch synchronization context if
-/// there is one, deserialization (DeserializationFailed or, for a body that is not the request, InternalServiceFault),
-/// mandatory headers (InternalServiceFault), invocation and reply serialization.
+/// Serves one endpoint, in the order CoreWCF's HTTP transport and dispatcher do: the HTTP input (400 without a body,
+/// 415, 413; see <see cref="SoapHttpInput"/>), envelope and headers (400), action (ActionNotSupported fault), then, on
+/// the dispatch synchronization context if there is one, deserialization (DeserializationFailed or, for a body that is
+/// not the request, InternalServiceFault), mandatory headers (InternalServiceFault), invocation and reply serialization.
 /// </summary>
 internal sealed partial class SoapEndpointDispatcher
 {
-    private const int InitialChunkedBufferSize = 16 * 1024;
-
     private readonly IReadOnlyDictionary<string, SoapOperation> _operations;
-    private readonly int _maxReceivedMessageSize;
+    private readonly SoapHttpInput _input;
     private readonly XmlDictionaryReaderQuotas _quotas;
     private readonly bool _includeExceptionDetailInFaults;
     private readonly Lazy<SynchronizationContext?> _synchronizationContext;
@@ -32,7 +27,7 @@ internal sealed partial class SoapEndpointDispatcher
     {
         _quotas = options.CreateReaderQuotas();
         // Buffered transfer keeps the whole message in one array, as WCF's buffered mode does.
-        _maxReceivedMessageSize = (int)Math.Min(options.MaxReceivedMessageSize, Array.MaxLength - 1);
+        _input = new SoapHttpInput((int)Math.Min(options.MaxReceivedMessageSize, Array.MaxLength - 1));
         _includeExceptionDetailInFaults = options.IncludeExceptionDetailInFaults;
         Func<IServiceProvider, SynchronizationContext?>? factory = options.SynchronizationContextFactory;
         _synchronizationContext = new Lazy<SynchronizationContext?>(() => factory?.Invoke(services));
@@ -42,40 +37,24 @@ internal sealed partial class SoapEndpointDispatcher
 
     public async Task HandleAsync(HttpContext context)
     {
-        HttpRequest request = context.Request;
-        HttpResponse response = context.Response;
-        if (!HttpMethods.IsPost(request.Method))
+        HttpInputResult input = await _input.ReadAsync(context).ConfigureAwait(false);
+        if (input.Buffer is not { } buffer)
         {
-            response.Headers.Allow = HttpMethods.Post;
-            Reject(context, HttpStatusCode.MethodNotAllowed, "only POST carries SOAP messages");
-            return;
-        }
+            if (input.Status is { } status)
+            {
+                Reject(context, status, input.Reason!);
+            }
 
-        if (!TryGetEncoding(request.ContentType, out Encoding? encoding))
-        {
-            Reject(context, HttpStatusCode.UnsupportedMediaType, $"content type '{request.ContentType}' is not '{SoapNames.ContentType}'");
-            return;
-        }
-
-        if (request.ContentLength > _maxReceivedMessageSize)
-        {
-            Reject(context, HttpStatusCode.RequestEntityTooLarge, $"Content-Length {request.ContentLength} exceeds {_maxReceivedMessageSize}");
-            return;
-        }
-
-        RaiseServerBodyLimit(context);
-        (byte[]? buffer, int length) = await ReadBodyAsync(context).ConfigureAwait(false);
-        if (buffer is null)
-        {
             return;
         }
 
         try
         {
-            Reply reply = await ProcessAsync(context, buffer, length, encoding).ConfigureAwait(false);
+            Reply reply = await ProcessAsync(context, buffer, input.Length, input.Encoding).ConfigureAwait(false);
             // An empty reply means a status was already set by Reject.
             if (reply.Body.Count > 0)
             {
+                HttpResponse response = context.Response;
                 response.StatusCode = (int)reply.StatusCode;
                 response.ContentType = SoapNames.ContentType;
                 response.ContentLength = reply.Body.Count;
@@ -90,12 +69,6 @@ internal sealed partial class SoapEndpointDispatcher
 
     private async Task<Reply> ProcessAsync(HttpContext context, byte[] buffer, int length, Encoding? encoding)
     {
-        if (length == 0)
-        {
-            Reject(context, HttpStatusCode.BadRequest, "the request has no body");
-            return Reply.Empty;
-        }
-
         XmlDictionaryReader? opened = null;
         EnvelopeStart envelope;
         try
@@ -116,7 +89,7 @@ internal sealed partial class SoapEndpointDispatcher
         }
 
         using XmlDictionaryReader reader = opened;
-        string? action = ParseSoapAction(context.Request.Headers[SoapNames.SoapActionHeader]);
+        string? action = SoapHttpInput.ParseSoapAction(context.Request.Headers[SoapNames.SoapActionHeader]);
         if (action is null || !_operations.TryGetValue(action, out SoapOperation? operation))
         {
             // CoreWCF's unhandled-action operation checks mandatory headers too, before its invoker raises ActionNotSupported.
@@ -251,71 +224,6 @@ internal sealed partial class SoapEndpointDispatcher
         return Reply.Fault(SoapFault.InternalServiceFault(exception, _includeExceptionDetailInFaults));
     }
 
-    /// <summary>Reads the body into a pooled buffer, answering 413 and returning null once it passes the limit.</summary>
-    private async Task<(byte[]? Buffer, int Length)> ReadBodyAsync(HttpContext context)
-    {
-        long? declared = context.Request.ContentLength;
-        int capacity = declared is long known ? (int)known : Math.Min(InitialChunkedBufferSize, _maxReceivedMessageSize + 1);
-        byte[] buffer = ArrayPool<byte>.Shared.Rent(Math.Max(capacity, 1));
-        int length = 0;
-        try
-        {
-            while (declared is null || length < declared)
-            {
-                if (length == buffer.Length)
-                {
-                    buffer = Grow(buffer, length, (int)Math.Min(2L * buffer.Length, _maxReceivedMessageSize + 1L));
-                }
-
-                int read = await context.Request.Body.ReadAsync(buffer.AsMemory(length), context.RequestAborted).ConfigureAwait(false);
-                if (read == 0)
-                {
-                    break;
-                }
-
-                length += read;
-                if (length > _maxReceivedMessageSize)
-                {
-                    ArrayPool<byte>.Shared.Return(buffer);
-                    Reject(context, HttpStatusCode.RequestEntityTooLarge, $"the chunked body exceeds {_maxReceivedMessageSize} bytes");
-                    return (null, 0);
-                }
-            }
-
-            return (buffer, length);
-        }
-        catch (BadHttpRequestException e)
-        {
-            // Kestrel's own limits and framing errors (for example a body past MaxRequestBodySize) carry their status.
-            ArrayPool<byte>.Shared.Return(buffer);
-            Reject(context, (HttpStatusCode)e.StatusCode, e.Message);
-            return (null, 0);
-        }
-        catch (Exception e) when (e is IOException or OperationCanceledException && context.RequestAborted.IsCancellationRequested)
-        {
-            ArrayPool<byte>.Shared.Return(buffer);
-            return (null, 0);
-        }
-    }
-
-    private static byte[] Grow(byte[] buffer, int length, int size)
-    {
-        byte[] larger = ArrayPool<byte>.Shared.Rent(size);
-        buffer.AsSpan(0, length).CopyTo(larger);
-        ArrayPool<byte>.Shared.Return(buffer);
-        return larger;
-    }
-
-    private void RaiseServerBodyLimit(HttpContext context)
-    {
-        // Kestrel's default limit (30 MB) would otherwise cap a larger MaxReceivedMessageSize, as CoreWCF also handles.
-        IHttpMaxRequestBodySizeFeature? limit = context.Features.Get<IHttpMaxRequestBodySizeFeature>();
-        if (limit is { IsReadOnly: false, MaxRequestBodySize: long current } && current < _maxReceivedMessageSize)
-        {
-            limit.MaxRequestBodySize = _maxReceivedMessageSize;
-        }
-    }
-
     private void Reject(HttpContext context, HttpStatusCode status, string reason)
     {
         LogRejected(_logger, context.Request.Path, (int)status, reason);
@@ -333,45 +241,6 @@ internal sealed partial class SoapEndpointDispatcher
     /// </summary>
     private static bool IsUnreadableXml(Exception e) =>
         e is XmlException or DecoderFallbackException or ArgumentException or IndexOutOfRangeException;
-
-    /// <summary>Accepts text/xml with UTF-8 or UTF-16, as WCF's SOAP 1.1 text encoder does; no charset means detect it.</summary>
-    internal static bool TryGetEncoding(string? contentType, out Encoding? encoding)
-    {
-        encoding = null;
-        if (!MediaTypeHeaderValue.TryParse(contentType, out MediaTypeHeaderValue? parsed)
-            || !string.Equals(parsed.MediaType, SoapNames.MediaType, StringComparison.OrdinalIgnoreCase))
-        {
-            return false;
-        }
-
-        string? charset = parsed.CharSet?.Trim('"');
-        if (string.IsNullOrEmpty(charset))
-        {
-            return true;
-        }
-
-        encoding = charset.ToUpperInvariant() switch
-        {
-            "UTF-8" => Encoding.UTF8,
-            "UTF-16" or "UTF-16LE" or "UNICODE" => Encoding.Unicode,
-            "UTF-16BE" or "UNICODEFFFE" => Encoding.BigEndianUnicode,
-            _ => null,
-        };
-        return encoding is not null;
-    }
-
-    /// <summary>Unquotes and URL-decodes the SOAPAction header, as CoreWCF's HttpInput does; null when absent.</summary>
-    internal static string? ParseSoapAction(StringValues header)
-    {
-        string? raw = header.Count == 0 ? null : header[0];
-        if (raw is null)
-        {
-            return null;
-        }
-
-        string action = WebUtility.UrlDecode(raw.Trim());
-        return action.Length >= 2 && action[0] == '"' && action[^1] == '"' ? action[1..^1] : action;
-    }
 
     [LoggerMessage(Level = LogLevel.Debug, Message = "SOAP request to {Path} rejected with HTTP {StatusCode}: {Reason}")]
     private static partial void LogRejected(ILogger logger, PathString path, int statusCode, string reason);
