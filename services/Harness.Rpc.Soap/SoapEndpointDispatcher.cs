@@ -18,6 +18,7 @@ internal sealed partial class SoapEndpointDispatcher
 {
     private readonly IReadOnlyDictionary<string, SoapOperation> _operations;
     private readonly SoapHttpInput _input;
+    private readonly SoapMetadataEndpoint? _metadata;
     private readonly XmlDictionaryReaderQuotas _quotas;
     private readonly bool _includeExceptionDetailInFaults;
     private readonly Lazy<SynchronizationContext?> _synchronizationContext;
@@ -31,12 +32,24 @@ internal sealed partial class SoapEndpointDispatcher
         _includeExceptionDetailInFaults = options.IncludeExceptionDetailInFaults;
         Func<IServiceProvider, SynchronizationContext?>? factory = options.SynchronizationContextFactory;
         _synchronizationContext = new Lazy<SynchronizationContext?>(() => factory?.Invoke(services));
-        _operations = contract.Freeze();
+        IReadOnlyList<SoapOperation> operations = contract.Freeze();
+        _operations = operations.ToDictionary(operation => operation.Action, StringComparer.Ordinal);
+        // Built now, so a contract whose schemas cannot be published fails when it is mapped, not on the first ?wsdl.
+        SoapMetadata? metadata = options.HttpGetEnabled ? new SoapMetadata(contract.Name, contract.Namespace, operations) : null;
+        _metadata = metadata is not null || options.HttpHelpPageEnabled
+            ? new SoapMetadataEndpoint(SoapMetadata.ServiceNameOf(contract.Name), metadata, options.HttpHelpPageEnabled)
+            : null;
         _logger = logger;
     }
 
     public async Task HandleAsync(HttpContext context)
     {
+        // CoreWCF's metadata and debug behaviors answer GET; any other method, and a GET they leave, is a SOAP request.
+        if (_metadata is not null && HttpMethods.IsGet(context.Request.Method) && await _metadata.TryServeAsync(context).ConfigureAwait(false))
+        {
+            return;
+        }
+
         HttpInputResult input = await _input.ReadAsync(context).ConfigureAwait(false);
         if (input.Buffer is not { } buffer)
         {

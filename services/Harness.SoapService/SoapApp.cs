@@ -35,6 +35,7 @@ public static class SoapApp
         {
             endpoint.MaxReceivedMessageSize = quotas.Value.MaxReceivedMessageSize;
             endpoint.SynchronizationContextFactory = DispatchContext;
+            endpoint.HttpGetEnabled = true;
         });
         return app;
     }

@@ -21,6 +21,7 @@ public sealed class SoapServerFixture : IAsyncLifetime
     public const string SmallPath = "/small";
     public const string DebugPath = "/debug";
     public const string ContextPath = "/context";
+    public const string InventoryPath = "/inventory.svc";
     public const int SmallLimit = 1024;
 
     private static readonly TimeSpan CallTimeout = TimeSpan.FromSeconds(20);
@@ -46,9 +47,15 @@ public sealed class SoapServerFixture : IAsyncLifetime
         builder.Logging.ClearProviders();
         builder.Logging.AddProvider(Logs);
         _app = builder.Build();
-        _app.MapSoapEndpoint(CalculatorPath, TestService.CreateContract());
+        _app.MapSoapEndpoint(CalculatorPath, TestService.CreateContract(), options => options.HttpGetEnabled = true);
+        // Metadata off, help page on: the defaults.
         _app.MapSoapEndpoint(SmallPath, TestService.CreateContract(), options => options.MaxReceivedMessageSize = SmallLimit);
-        _app.MapSoapEndpoint(DebugPath, TestService.CreateContract(), options => options.IncludeExceptionDetailInFaults = true);
+        _app.MapSoapEndpoint(DebugPath, TestService.CreateContract(), options =>
+        {
+            options.IncludeExceptionDetailInFaults = true;
+            options.HttpHelpPageEnabled = false;
+        });
+        _app.MapSoapEndpoint(InventoryPath, InventoryService.CreateContract(), options => options.HttpGetEnabled = true);
         _app.MapSoapEndpoint(ContextPath, TestService.CreateContract(), options => options.SynchronizationContextFactory = _ => DispatchContext);
         await _app.StartAsync();
         string address = _app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.Single();
