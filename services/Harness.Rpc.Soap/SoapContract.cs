@@ -14,7 +14,8 @@ namespace Harness.Rpc.Soap;
 /// </remarks>
 public sealed class SoapContract
 {
-    private readonly Dictionary<string, SoapOperation> _operations = new(StringComparer.Ordinal);
+    // In the order they were added, which the WSDL follows as WCF's follows the interface's methods.
+    private readonly List<SoapOperation> _operations = [];
     private volatile bool _frozen;
 
     /// <summary>Creates a contract; the defaults match WCF's (<c>http://tempuri.org/</c>).</summary>
@@ -69,13 +70,13 @@ public sealed class SoapContract
         return Add(new TaskSoapOperation<TRequest, TResponse>(operation, ActionFor(operation), Namespace, handler));
     }
 
-    /// <summary>Freezes the contract and returns its operations keyed by action.</summary>
-    internal IReadOnlyDictionary<string, SoapOperation> Freeze()
+    /// <summary>Freezes the contract and returns its operations in the order they were added.</summary>
+    internal IReadOnlyList<SoapOperation> Freeze()
     {
         lock (_operations)
         {
             _frozen = true;
-            return _operations.Values.ToDictionary(operation => operation.Action, StringComparer.Ordinal);
+            return [.. _operations];
         }
     }
 
@@ -88,10 +89,12 @@ public sealed class SoapContract
                 throw new InvalidOperationException($"Contract '{Name}' is already mapped to an endpoint; add operations before mapping it.");
             }
 
-            if (!_operations.TryAdd(operation.Name, operation))
+            if (_operations.Exists(existing => existing.Name == operation.Name))
             {
                 throw new ArgumentException($"Contract '{Name}' already has an operation named '{operation.Name}'.", nameof(operation));
             }
+
+            _operations.Add(operation);
         }
 
         return this;

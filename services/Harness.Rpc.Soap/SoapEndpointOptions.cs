@@ -39,6 +39,21 @@ public sealed class SoapEndpointOptions
     /// </summary>
     public bool IncludeExceptionDetailInFaults { get; set; }
 
+    /// <summary>
+    /// Publishes the endpoint's metadata for GET requests, as CoreWCF's <c>ServiceMetadataBehavior.HttpGetEnabled</c>
+    /// does: WSDL 1.1 at <c>?wsdl</c> (schemas imported from <c>?xsd=xsdN</c>) and <c>?singleWsdl</c> (schemas
+    /// inline), and a DISCO document at <c>?disco</c>, generated from the contract's operations and data contracts, with
+    /// the port address taken from the request. Off by default, as in CoreWCF.
+    /// </summary>
+    public bool HttpGetEnabled { get; set; }
+
+    /// <summary>
+    /// Answers other GET requests with WCF's HTML help page (200), as CoreWCF's
+    /// <c>ServiceDebugBehavior.HttpHelpPageEnabled</c> does. When it is off, such a GET is an ordinary request without a
+    /// body: a 400.
+    /// </summary>
+    public bool HttpHelpPageEnabled { get; set; } = true;
+
     internal XmlDictionaryReaderQuotas CreateReaderQuotas()
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(MaxReceivedMessageSize);

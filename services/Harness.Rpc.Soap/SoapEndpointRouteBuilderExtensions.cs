@@ -10,8 +10,8 @@ namespace Harness.Rpc.Soap;
 public static class SoapEndpointRouteBuilderExtensions
 {
     /// <summary>
-    /// Serves <paramref name="contract"/> at <paramref name="path"/>: SOAP 1.1 over HTTP POST, as a BasicHttpBinding
-    /// endpoint would. Other methods get HTTP 405. Mapping freezes the contract.
+    /// Serves <paramref name="contract"/> at <paramref name="path"/>: SOAP 1.1 over HTTP, as a BasicHttpBinding endpoint
+    /// on CoreWCF would (the HTTP method plays no part; a request without a body is a 400). Mapping freezes the contract.
     /// </summary>
     public static IEndpointConventionBuilder MapSoapEndpoint(
         this IEndpointRouteBuilder endpoints, string path, SoapContract contract, Action<SoapEndpointOptions>? configure = null)

@@ -24,10 +24,10 @@ internal static class SoapEnvelope
     /// <summary>
     /// Reads the envelope start, the headers and the body start, leaving the reader on the body's first child. Like
     /// WCF's buffered message this part is read up front, so an <see cref="XmlException"/> from it means the message
-    /// itself is unreadable, not its operation payload.
+    /// itself is unreadable, not its operation payload. An empty body is read to the end of the envelope here, as
+    /// WCF's <c>Message.ReadStartBody</c> does.
     /// </summary>
-    /// <returns>The first header addressed to this receiver that demands to be understood, or null.</returns>
-    public static XmlQualifiedName? ReadToBodyContents(XmlDictionaryReader reader)
+    public static EnvelopeStart ReadToBodyContents(XmlDictionaryReader reader)
     {
         reader.MoveToContent();
         if (!reader.IsStartElement(EnvelopeName, SoapNames.EnvelopeNamespace))
@@ -54,29 +54,33 @@ internal static class SoapEnvelope
             throw new XmlException($"Expected the SOAP body but found '{reader.LocalName}' in '{reader.NamespaceURI}'.");
         }
 
+        if (reader.IsEmptyElement)
+        {
+            reader.Read();
+            ReadEnvelopeEnd(reader);
+            return new EnvelopeStart(notUnderstood, IsEmpty: true);
+        }
+
         reader.ReadStartElement();
         reader.MoveToContent();
-        return notUnderstood;
+        if (reader.NodeType == XmlNodeType.EndElement)
+        {
+            ReadFromBodyContentsToEnd(reader);
+            return new EnvelopeStart(notUnderstood, IsEmpty: true);
+        }
+
+        return new EnvelopeStart(notUnderstood, IsEmpty: false);
     }
 
     /// <summary>
-    /// Reads from just after the body payload to the end of the document, so malformed XML after the payload fails
-    /// the message as WCF's Message.ReadFromBodyContentsToEnd does.
+    /// Reads from just after the body payload to the end of the document, as WCF's Message.ReadFromBodyContentsToEnd
+    /// does: the body and envelope end tags must follow, so a second element in the body, an element after the body,
+    /// or malformed XML after the payload fails the message.
     /// </summary>
     public static void ReadFromBodyContentsToEnd(XmlDictionaryReader reader)
     {
-        SkipSiblings(reader);
         reader.ReadEndElement();
-        // SOAP 1.1 allows further elements after the body.
-        SkipSiblings(reader);
-        reader.ReadEndElement();
-        while (reader.Read())
-        {
-            if (reader.NodeType is not (XmlNodeType.Whitespace or XmlNodeType.Comment or XmlNodeType.ProcessingInstruction))
-            {
-                throw new XmlException($"Unexpected {reader.NodeType} after the SOAP envelope.");
-            }
-        }
+        ReadEnvelopeEnd(reader);
     }
 
     public static bool IsAtFault(XmlDictionaryReader reader) =>
@@ -132,6 +136,18 @@ internal static class SoapEnvelope
         }
 
         return new SoapFaultException(SoapFaultException.Classify(code), code, reason, detail);
+    }
+
+    private static void ReadEnvelopeEnd(XmlDictionaryReader reader)
+    {
+        reader.ReadEndElement();
+        while (reader.Read())
+        {
+            if (reader.NodeType is not (XmlNodeType.Whitespace or XmlNodeType.Comment or XmlNodeType.ProcessingInstruction))
+            {
+                throw new XmlException($"Unexpected {reader.NodeType} after the SOAP envelope.");
+            }
+        }
     }
 
     private static XmlQualifiedName? SkipHeaders(XmlDictionaryReader reader)
@@ -241,3 +257,6 @@ internal static class SoapEnvelope
         return new ArraySegment<byte>(stream.GetBuffer(), 0, (int)stream.Length);
     }
 }
+
+/// <summary>What the envelope phase learned: a mandatory header nobody understands, and whether the body is empty.</summary>
+internal readonly record struct EnvelopeStart(XmlQualifiedName? NotUnderstood, bool IsEmpty);

@@ -35,12 +35,4 @@ internal sealed record SoapFault(XmlQualifiedName Code, string Reason, SoapExcep
             "The formatter threw an exception while trying to deserialize the message: Error in deserializing body of " +
             $"request message for operation '{operation}'. {exception.Message}",
             includeExceptionDetail ? new SoapExceptionDetail(exception) : null);
-
-    public static SoapFault MustUnderstand(XmlQualifiedName header) =>
-        new(
-            new XmlQualifiedName(SoapNames.MustUnderstand, SoapNames.EnvelopeNamespace),
-            $"The header '{header.Name}' from the namespace '{header.Namespace}' was not understood by the recipient of " +
-            "this message, causing the message to not be processed.  This error typically indicates that the sender of " +
-            "this message has enabled a communication protocol that the receiver cannot process.  Please ensure that the " +
-            "configuration of the client's binding is consistent with the service's binding. ");
 }

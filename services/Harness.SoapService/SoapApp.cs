@@ -36,6 +36,7 @@ public static class SoapApp
         {
             endpoint.MaxReceivedMessageSize = quotas.Value.MaxReceivedMessageSize;
             endpoint.SynchronizationContextFactory = DispatchContext;
+            endpoint.HttpGetEnabled = true;
         });
         return app;
     }

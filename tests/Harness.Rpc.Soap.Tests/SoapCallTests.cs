@@ -139,26 +139,6 @@ public sealed class SoapCallTests(SoapServerFixture server)
     }
 
     [Fact]
-    public async Task MandatoryHeader_IsAMustUnderstandFault_WhileOptionalHeadersAreIgnored()
-    {
-        const string body = "<Compute xmlns=\"http://tempuri.org/\"><iterations>3</iterations></Compute>";
-
-        RawResponse mandatory = await server.PostAsync(
-            SoapServerFixture.CalculatorPath,
-            SoapServerFixture.Envelope(body, "<Security xmlns=\"urn:test\" s:mustUnderstand=\"1\">token</Security>"));
-        RawResponse optional = await server.PostAsync(
-            SoapServerFixture.CalculatorPath,
-            SoapServerFixture.Envelope(body, "<Trace xmlns=\"urn:test\">id</Trace>"));
-
-        Assert.Equal(HttpStatusCode.InternalServerError, mandatory.Status);
-        (string ns, string name, string reason) = mandatory.Fault();
-        Assert.Equal((Soap11, "MustUnderstand"), (ns, name));
-        Assert.StartsWith("The header 'Security' from the namespace 'urn:test' was not understood", reason);
-        Assert.Equal(HttpStatusCode.OK, optional.Status);
-        Assert.Contains("<sum>6</sum>", optional.Body);
-    }
-
-    [Fact]
     public void ActionFor_FollowsWcfsDefaultActionRule()
     {
         Assert.Equal("http://tempuri.org/Calculator/Compute", new SoapContract("Calculator").ActionFor("Compute"));

@@ -1,5 +1,5 @@
 using System.Net;
-using System.Net.Http.Headers;
+using System.ServiceModel;
 using System.Text;
 using System.Xml.Linq;
 using Microsoft.AspNetCore.Builder;
@@ -21,16 +21,21 @@ public sealed class SoapServerFixture : IAsyncLifetime
     public const string SmallPath = "/small";
     public const string DebugPath = "/debug";
     public const string ContextPath = "/context";
+    public const string InventoryPath = "/inventory.svc";
     public const int SmallLimit = 1024;
 
     private static readonly TimeSpan CallTimeout = TimeSpan.FromSeconds(20);
 
     private WebApplication? _app;
     private readonly List<SoapClient> _clients = [];
+    private readonly List<ICommunicationObject> _wcfFactories = [];
 
     internal DedicatedThreadSynchronizationContext DispatchContext { get; } = new("soap-dispatch");
 
     public Uri BaseAddress { get; private set; } = null!;
+
+    /// <summary>What the server logged at Warning or above.</summary>
+    public CapturingLoggerProvider Logs { get; } = new();
 
     /// <summary>A plain client for hand-made requests.</summary>
     public HttpClient Http { get; } = new(new SocketsHttpHandler { UseProxy = false }) { Timeout = CallTimeout };
@@ -40,10 +45,17 @@ public sealed class SoapServerFixture : IAsyncLifetime
         WebApplicationBuilder builder = WebApplication.CreateSlimBuilder();
         builder.WebHost.ConfigureKestrel(kestrel => kestrel.Listen(IPAddress.Loopback, 0));
         builder.Logging.ClearProviders();
+        builder.Logging.AddProvider(Logs);
         _app = builder.Build();
-        _app.MapSoapEndpoint(CalculatorPath, TestService.CreateContract());
+        _app.MapSoapEndpoint(CalculatorPath, TestService.CreateContract(), options => options.HttpGetEnabled = true);
+        // Metadata off, help page on: the defaults.
         _app.MapSoapEndpoint(SmallPath, TestService.CreateContract(), options => options.MaxReceivedMessageSize = SmallLimit);
-        _app.MapSoapEndpoint(DebugPath, TestService.CreateContract(), options => options.IncludeExceptionDetailInFaults = true);
+        _app.MapSoapEndpoint(DebugPath, TestService.CreateContract(), options =>
+        {
+            options.IncludeExceptionDetailInFaults = true;
+            options.HttpHelpPageEnabled = false;
+        });
+        _app.MapSoapEndpoint(InventoryPath, InventoryService.CreateContract(), options => options.HttpGetEnabled = true);
         _app.MapSoapEndpoint(ContextPath, TestService.CreateContract(), options => options.SynchronizationContextFactory = _ => DispatchContext);
         await _app.StartAsync();
         string address = _app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.Single();
@@ -55,6 +67,11 @@ public sealed class SoapServerFixture : IAsyncLifetime
         foreach (SoapClient client in _clients)
         {
             client.Dispose();
+        }
+
+        foreach (ICommunicationObject factory in _wcfFactories)
+        {
+            factory.Abort();
         }
 
         Http.Dispose();
@@ -74,6 +91,15 @@ public sealed class SoapServerFixture : IAsyncLifetime
         return client;
     }
 
+    /// <summary>A WCF client channel (ChannelFactory over BasicHttpBinding, no security) for <paramref name="path"/>.</summary>
+    public TContract CreateWcfChannel<TContract>(string path)
+    {
+        var binding = new BasicHttpBinding(BasicHttpSecurityMode.None) { SendTimeout = CallTimeout, ReceiveTimeout = CallTimeout };
+        var factory = new ChannelFactory<TContract>(binding, new EndpointAddress(new Uri(BaseAddress, path)));
+        _wcfFactories.Add(factory);
+        return factory.CreateChannel();
+    }
+
     public static string Envelope(string body, string? header = null) =>
         "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\">"
         + (header is null ? "" : $"<s:Header>{header}</s:Header>")
@@ -82,21 +108,31 @@ public sealed class SoapServerFixture : IAsyncLifetime
     public static string ActionOf(string operation) => $"{TestService.Namespace}{TestService.Name}/{operation}";
 
     /// <summary>Posts <paramref name="body"/> as is and returns what came back.</summary>
-    public async Task<RawResponse> PostAsync(
+    public Task<RawResponse> PostAsync(
         string path,
         string body,
         string? operation = "Compute",
         string? contentType = "text/xml; charset=utf-8",
-        bool chunked = false)
+        bool chunked = false) =>
+        SendAsync(HttpMethod.Post, path, Encoding.UTF8.GetBytes(body), operation is null ? null : $"\"{ActionOf(operation)}\"", contentType, chunked);
+
+    /// <summary>Sends <paramref name="body"/> with <paramref name="method"/> and the SOAPAction header exactly as given.</summary>
+    public async Task<RawResponse> SendAsync(
+        HttpMethod method, string path, byte[] body, string? soapAction, string? contentType, bool chunked = false)
     {
-        using var request = new HttpRequestMessage(HttpMethod.Post, new Uri(BaseAddress, path))
+        using var request = new HttpRequestMessage(method, new Uri(BaseAddress, path))
         {
-            Content = new ByteArrayContent(Encoding.UTF8.GetBytes(body)),
+            Content = new ByteArrayContent(body),
         };
-        request.Content.Headers.ContentType = contentType is null ? null : MediaTypeHeaderValue.Parse(contentType);
-        if (operation is not null)
+        // Parsed without validation so tests can send content types a strict parser would refuse.
+        if (contentType is not null)
         {
-            request.Headers.TryAddWithoutValidation("SOAPAction", $"\"{ActionOf(operation)}\"");
+            request.Content.Headers.TryAddWithoutValidation("Content-Type", contentType);
+        }
+
+        if (soapAction is not null)
+        {
+            request.Headers.TryAddWithoutValidation("SOAPAction", soapAction);
         }
 
         if (chunked)

@@ -162,7 +162,11 @@ public sealed class SoapClient : IDisposable
         try
         {
             using XmlDictionaryReader reader = XmlDictionaryReader.CreateTextReader(buffer, 0, length, ReaderQuotas);
-            SoapEnvelope.ReadToBodyContents(reader);
+            if (SoapEnvelope.ReadToBodyContents(reader).IsEmpty)
+            {
+                throw new SoapProtocolException(status, $"The reply to '{operation}' has an empty SOAP body.");
+            }
+
             if (SoapEnvelope.IsAtFault(reader))
             {
                 throw SoapEnvelope.ReadFault(reader);
