@@ -18,7 +18,7 @@ public sealed class SoapMetadataTests(SoapServerFixture server)
     private static readonly XNamespace Wsdl = "http://schemas.xmlsoap.org/wsdl/";
     private static readonly XNamespace WsdlSoap = "http://schemas.xmlsoap.org/wsdl/soap/";
     private static readonly XNamespace Xsd = XmlSchema.Namespace;
-    private static readonly string[] CalculatorOperations = ["Compute", "ComputeAsync", "Echo", "Fail", "FailAsync", "Crash"];
+    private static readonly string[] CalculatorOperations = ["Compute", "ComputeAsync", "Echo", "Fail", "FailAsync", "Crash", "SpinUntilAborted"];
 
     [Fact]
     public async Task Wsdl_NamesEveryOperationWithItsSoapAction_AndImportsSchemasThatCompile()
