@@ -9,7 +9,7 @@ public sealed class DistributedTests
     public void Agents_AreAnIndexedJobOfThree_EachRunningItsShareAtTheBarrier()
     {
         // Arrange
-        var manifests = Manifests.Render(Repository.Kustomization("overlays/distributed"));
+        var manifests = Manifests.Of("overlays/distributed");
 
         // Act
         var agents = manifests.Job("agents");
@@ -30,7 +30,7 @@ public sealed class DistributedTests
     public void Runs_GoToAReadWriteManyVolume_ThatTheMergeReads_AfterBeingResumed()
     {
         // Arrange
-        var manifests = Manifests.Render(Repository.Kustomization("overlays/distributed"));
+        var manifests = Manifests.Of("overlays/distributed");
 
         // Act
         var claim = Assert.Single(manifests.Claims);

@@ -14,7 +14,7 @@ public sealed class ImageTests
     public void Images_AreTheFourHarnessImages_TaggedLocal(string kustomization)
     {
         // Arrange, Act
-        var images = Manifests.Render(Repository.Kustomization(kustomization)).Workloads
+        var images = Manifests.Of(kustomization).Workloads
             .SelectMany(w => w.AllContainers).Select(c => c.Image).Distinct();
 
         // Assert
@@ -41,7 +41,7 @@ public sealed class ImageTests
     public void RegistryOverlay_PointsEveryImageAtTheRegistry()
     {
         // Arrange, Act
-        var images = Manifests.Render(Repository.Kustomization("overlays/registry")).Workloads.SelectMany(w => w.AllContainers).Select(c => c.Image);
+        var images = Manifests.Of("overlays/registry").Workloads.SelectMany(w => w.AllContainers).Select(c => c.Image);
 
         // Assert
         Assert.All(images, image => Assert.StartsWith("registry.example.com/harness/", image, StringComparison.Ordinal));

@@ -30,7 +30,7 @@ public sealed class OverlayTests
     public void Render_ParsesStrictly_AndPassesEveryCheck(string kustomization)
     {
         // Arrange, Act
-        var manifests = Manifests.Render(Repository.Kustomization(kustomization));
+        var manifests = Manifests.Of(kustomization);
         var violations = StackChecks.All(manifests);
 
         // Assert
@@ -43,7 +43,7 @@ public sealed class OverlayTests
     public void Namespace_EnforcesAuditsAndWarnsRestricted(string kustomization)
     {
         // Arrange, Act
-        var ns = Assert.Single(Manifests.Render(Repository.Kustomization(kustomization)).Namespaces);
+        var ns = Assert.Single(Manifests.Of(kustomization).Namespaces);
 
         // Assert
         foreach (var mode in new[] { "enforce", "audit", "warn" })
@@ -56,7 +56,7 @@ public sealed class OverlayTests
     public void Base_RunsEveryModeOfBothStacks_UnderIdenticalResources()
     {
         // Arrange
-        var manifests = Manifests.Render(Repository.Kustomization("base"));
+        var manifests = Manifests.Of("base");
 
         // Act
         var services = manifests.Workloads.Where(w => w.Template.Metadata.Labels.Value("app.kubernetes.io/component") == "service").ToList();
@@ -75,7 +75,7 @@ public sealed class OverlayTests
     public void Base_Runner_LoadsAllSixServices_ModeAfterMode()
     {
         // Arrange, Act
-        var run = Assert.Single(RunnerChecks.Runs(Manifests.Render(Repository.Kustomization("base"))));
+        var run = Assert.Single(RunnerChecks.Runs(Manifests.Of("base")));
 
         // Assert
         Assert.Empty(run.Errors);

@@ -10,7 +10,7 @@ public sealed class SoakTests
     public void Soak_IsFourHoursOfOneSeries_WithThresholds_AndADeadlineThatFits()
     {
         // Arrange
-        var manifests = Manifests.Render(Repository.Kustomization("overlays/soak"));
+        var manifests = Manifests.Of("overlays/soak");
 
         // Act
         var run = Assert.Single(RunnerChecks.Runs(manifests));
@@ -30,7 +30,7 @@ public sealed class SoakTests
     public void Soak_KeepsOnlyTheSoakedServiceRunning()
     {
         // Arrange
-        var manifests = Manifests.Render(Repository.Kustomization("overlays/soak"));
+        var manifests = Manifests.Of("overlays/soak");
 
         // Act
         var running = manifests.Workloads.Where(w => w.Kind == "Deployment" && w.Replicas > 0).Select(w => w.Name).Order(StringComparer.Ordinal);

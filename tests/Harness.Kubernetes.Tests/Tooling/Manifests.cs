@@ -37,7 +37,13 @@ public sealed class Manifests(IReadOnlyList<object> objects)
         Deployments.Select(d => new Workload("Deployment", d.Metadata.Name, d.Metadata, d.Spec.Template, d.Spec.Replicas ?? 1))
             .Concat(Jobs.Select(j => new Workload("Job", j.Metadata.Name, j.Metadata, j.Spec.Template, null)));
 
-    public static Manifests Render(string kustomization) => Parse(Kubectl.Kustomize(kustomization));
+    private static readonly System.Collections.Concurrent.ConcurrentDictionary<string, Lazy<Manifests>> Rendered = new(StringComparer.Ordinal);
+
+    /// <summary>One of the repository's kustomizations (base, overlays/soak...), rendered once per test run.</summary>
+    public static Manifests Of(string kustomization) =>
+        Rendered.GetOrAdd(kustomization, k => new Lazy<Manifests>(() => Render(Repository.Kustomization(k)))).Value;
+
+    public static Manifests Render(string directory) => Parse(Kubectl.Kustomize(directory));
 
     public static Manifests Parse(string yaml) => new(KubernetesYaml.LoadAllFromString(yaml, null, strict: true));
 
