@@ -118,9 +118,10 @@ if ! kn wait --for=condition=Available deployment --all --timeout="$(($(left) < 
   exit 1
 fi
 
-# Waits, bounded, until a Job is Complete or Failed; prints which.
+# Waits, bounded, until a Job is Complete or Failed; prints which. Once a minute it shows the Job's latest log line
+# (the runner's progress line) on stderr, so a 4-hour soak is not silent.
 finished() {
-  local job="$1" state=""
+  local job="$1" state="" polls=0
   while ((SECONDS < deadline)); do
     state="$(kn get "$job" -o jsonpath='{range .status.conditions[?(@.status=="True")]}{.type}{" "}{end}')"
     case " $state " in
@@ -128,6 +129,9 @@ finished() {
       *" Failed "*) echo Failed; return ;;
     esac
     sleep 10
+    if ((++polls % 6 == 0)); then
+      echo "  ${job#*/} $(date +%H:%M:%S): $(kn logs "$job" --tail=1 2>/dev/null | cut -c1-160)" >&2
+    fi
   done
   echo Timeout
 }
