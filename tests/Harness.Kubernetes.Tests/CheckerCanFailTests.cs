@@ -1,0 +1,59 @@
+using Harness.Kubernetes.Tests.Checks;
+using Harness.Kubernetes.Tests.Tooling;
+
+namespace Harness.Kubernetes.Tests;
+
+/// <summary>
+/// The checks can fail: each case breaks one thing in a throw-away overlay on top of the base (which passes, see
+/// OverlayTests) and expects the violation that names it.
+/// </summary>
+public sealed class CheckerCanFailTests
+{
+    public static TheoryData<string, string, string> Breakages => new()
+    {
+        { "Deployment", "stub", "{op: remove, path: /spec/template/spec/securityContext/runAsNonRoot}|Deployment/stub container stub: runAsNonRoot must be true" },
+        { "Deployment", "soap-iocp", "{op: replace, path: /spec/template/spec/containers/0/securityContext/capabilities/drop, value: [NET_RAW]}|capabilities must drop ALL" },
+        { "Deployment", "grpc-custompool", "{op: replace, path: /spec/template/spec/containers/0/resources/limits/cpu, value: '2'}|grpc-custompool container grpc: cpu requests must equal limits" },
+        { "Deployment", "stub", "{op: remove, path: /spec/template/spec/containers/0/livenessProbe}|Deployment/stub container stub: no liveness probe" },
+        { "Deployment", "soap-threadpool", "{op: replace, path: /spec/template/spec/containers/0/readinessProbe/failureThreshold, value: 3}|the readiness probe gives up after 15 s" },
+        { "Deployment", "soap-custompool", "{op: replace, path: /spec/template/spec/containers/0/env/0/value, value: iocp}|Scheduling__Mode 'iocp' differs from its harness/mode label 'custompool'" },
+        { "Deployment", "grpc-iocp", "{op: replace, path: /spec/template/spec/containers/0/env/3/value, value: '6083'}|containerPorts [5082, 5083] differ from Listen__Port/Listen__AdminPort [5082, 6083]" },
+        { "Deployment", "stub", "{op: replace, path: /spec/template/spec/containers/0/env/0/value, value: 127.0.0.1}|Listen__Address must be 0.0.0.0" },
+        { "Deployment", "soap-iocp", "{op: replace, path: /spec/template/spec/automountServiceAccountToken, value: true}|automountServiceAccountToken must be false" },
+        { "Deployment", "stub", "{op: add, path: /spec/template/spec/volumes/-, value: {name: host, hostPath: {path: /var}}}|volume host is HostPath" },
+        { "Service", "soap-iocp", "{op: replace, path: /spec/selector/harness~1mode, value: threadpool}|(mode iocp) reaches Deployment/soap-threadpool, labelled mode 'threadpool'" },
+        { "Service", "grpc-threadpool", "{op: remove, path: /spec/selector/harness~1mode}|Service/grpc-threadpool: its selector matches 3 pod templates" },
+        { "Service", "stub", "{op: replace, path: /spec/ports/0/targetPort, value: 8080}|Service/stub: port http targets '8080'" },
+        { "Job", "runner", "{op: remove, path: /spec/template/spec/initContainers/0/args/4}|Job/runner: wait-for-services waits for" },
+        { "Job", "runner", "{op: replace, path: /spec/template/spec/initContainers/0/securityContext/readOnlyRootFilesystem, value: false}|Job/runner container wait-for-services: readOnlyRootFilesystem must be true" },
+        { "Job", "runner", "{op: add, path: /spec/template/spec/containers/0/args/-, value: '--assert=p99 under 3s'}|Job/runner container runner: Invalid threshold" },
+        { "Job", "runner", "{op: replace, path: /spec/template/spec/containers/0/args/4, value: --output=/tmp}|--output /tmp is not on a writable PersistentVolumeClaim mount" },
+        { "Job", "runner", "{op: replace, path: /spec/activeDeadlineSeconds, value: 300}|activeDeadlineSeconds 300 does not fit" },
+        { "Job", "collect", "{op: remove, path: /spec/backoffLimit}|Job/collect: backoffLimit and activeDeadlineSeconds must be set" },
+        { "Namespace", "harness", "{op: replace, path: /metadata/labels/pod-security.kubernetes.io~1enforce, value: baseline}|pod-security.kubernetes.io/enforce must be restricted" },
+    };
+
+    [Theory]
+    [MemberData(nameof(Breakages))]
+    public void Breaking_OneThing_IsReported(string kind, string name, string patchAndExpected)
+    {
+        // Arrange
+        // One JSON 6902 operation, in YAML flow style.
+        var (patch, expected) = (patchAndExpected.Split('|')[0], patchAndExpected.Split('|')[1]);
+        using var overlay = TempOverlay.Over("base", $"""
+            patches:
+              - target:
+                  kind: {kind}
+                  name: {name}
+                patch: |-
+                  - {patch}
+            """);
+
+        // Act
+        var violations = StackChecks.All(overlay.Render());
+
+        // Assert
+        Assert.True(violations.Any(v => v.Contains(expected, StringComparison.Ordinal)),
+            $"expected a violation containing \"{expected}\"; got:{Environment.NewLine}{string.Join(Environment.NewLine, violations)}");
+    }
+}

@@ -1,0 +1,23 @@
+using System.Globalization;
+using k8s.Models;
+
+namespace Harness.Kubernetes.Tests.Checks;
+
+/// <summary>Container ports, and the ports a service is configured to listen on (its environment).</summary>
+public static class Ports
+{
+    public const string ListenPort = "Listen__Port";
+    public const string AdminPort = "Listen__AdminPort";
+
+    /// <summary>A named or numbered port of the container, or null when it declares no such port.</summary>
+    public static V1ContainerPort? Resolve(V1Container container, string port) =>
+        container.Ports?.FirstOrDefault(p => p.Name == port || p.ContainerPort.ToString(CultureInfo.InvariantCulture) == port);
+
+    public static string? Env(V1Container container, string name) =>
+        container.Env?.FirstOrDefault(e => e.Name == name)?.Value;
+
+    /// <summary>The ports the service listens on by its configuration: Listen__Port and Listen__AdminPort.</summary>
+    public static IReadOnlyList<int> Configured(V1Container container) =>
+        [.. new[] { ListenPort, AdminPort }.Select(n => Env(container, n)).OfType<string>()
+            .Select(v => int.TryParse(v, NumberStyles.None, CultureInfo.InvariantCulture, out var p) ? p : -1)];
+}
