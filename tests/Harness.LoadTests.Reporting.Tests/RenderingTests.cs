@@ -67,6 +67,20 @@ public sealed partial class RenderingTests : IDisposable
         Assert.Contains("Modes over their repetitions", dom, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Every_chart_of_a_soak_draws_in_a_headless_browser()
+    {
+        var dom = await RenderAsync(SoakRuns.Run(SoakRuns.Series("threadpool", leak: false, drift: false), SoakRuns.Series("iocp", leak: true, drift: true)));
+
+        // 2 classic + 4 soak (p99, req/s, memory, threads) + load, throughput, latency, vs-load + 6 server charts = 16.
+        var body = BodyTag().Match(dom).Value;
+        _output.WriteLine(body);
+        Assert.Contains("data-chart-errors=\"0\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-expected=\"16\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-drawn=\"16\"", body, StringComparison.Ordinal);
+        Assert.Contains("Soak: memory", dom, StringComparison.Ordinal);
+    }
+
     private async Task<string> RenderAsync(Recording.RunData run)
     {
         var browser = FindChromium();

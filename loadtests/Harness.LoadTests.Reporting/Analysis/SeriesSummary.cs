@@ -10,7 +10,18 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// </summary>
 public sealed record SeriesSummary
 {
+    private Lazy<SoakTrend> _soak = new(() => SoakTrend.Empty);
+
     public required SeriesInfo Series { get; init; }
+
+    /// <summary>
+    /// The series' first and last windows after the warm-up and its trends (see <see cref="SoakTrend"/>), with the
+    /// default window of 10 %; computed on first use.
+    /// </summary>
+    public SoakTrend Soak => _soak.Value;
+
+    /// <summary>Computes <see cref="Soak"/> on first use (it merges the windows' histograms, which most reports never need).</summary>
+    internal Func<SoakTrend> SoakSource { init => _soak = new Lazy<SoakTrend>(value); }
 
     /// <summary>
     /// Service time of the successful requests, from each one's send to its completion: what every ratio, threshold
@@ -159,6 +170,7 @@ public sealed record SeriesSummary
             MeanCpuPercent = cpuSeconds is null || cpuSpan == 0 ? null : cpuSeconds / cpuSpan * 100,
             PeakWorkingSetMb = Peak(server, r => r.WorkingSetMb),
             Recoveries = Recovery.For(EventWindows.For(series, events ?? []), samples),
+            SoakSource = () => SoakTrend.From(series, samples),
         };
     }
 

@@ -8,7 +8,9 @@ namespace Harness.LoadTests.Reporting.Formats;
 /// <summary>The section of the HTML report for one (stack, operation) group: its tables, its charts' place, its events.</summary>
 internal static class HtmlGroupSection
 {
-    public static void Append(StringBuilder html, ModeComparisonGroup group, GroupModel model, IReadOnlyDictionary<string, string> colors, int index)
+    /// <param name="soak">The run's soak verdicts when it is judged as a soak, else null (no soak section).</param>
+    public static void Append(
+        StringBuilder html, ModeComparisonGroup group, GroupModel model, IReadOnlyDictionary<string, string> colors, int index, IReadOnlyList<ThresholdResult>? soak)
     {
         html.AppendLine(CultureInfo.InvariantCulture, $"<section class=\"panel group\" id=\"g-{E(group.Key)}\">");
         html.AppendLine(CultureInfo.InvariantCulture, $"<h2>{E(group.Title)}</h2>");
@@ -35,6 +37,10 @@ internal static class HtmlGroupSection
 
         HtmlSummaryTable.AppendServerTime(html, group, colors);
         AppendRecoveries(html, group, colors);
+        if (soak is not null)
+        {
+            HtmlSoakSection.Append(html, group, colors, soak);
+        }
 
         foreach (var row in group.Rows.Where(r => r.Summary.ServerSamples == 0))
         {

@@ -22,7 +22,7 @@ public static class HtmlReport
 
     private static readonly Lazy<string> ChartScript = new(() => ScriptSafe(StripSourceMap(Resource("chart.js"))));
     // web/charts/: the shared helpers first, main (which draws every group) last.
-    private static readonly string[] PageScripts = ["base.js", "classic.js", "client.js", "server.js", "main.js"];
+    private static readonly string[] PageScripts = ["base.js", "classic.js", "client.js", "server.js", "soak.js", "main.js"];
 
     private static readonly Lazy<string> PageScript = new(() => ScriptSafe(string.Join('\n', PageScripts.Select(name => Resource("charts." + name)))));
     private static readonly Lazy<string> StyleSheet = new(() => Resource("report.css"));
@@ -35,7 +35,8 @@ public static class HtmlReport
         ArgumentNullException.ThrowIfNull(run);
         var summaries = SeriesSummary.ForRun(run);
         var groups = ModeComparison.Build(run.Manifest, summaries);
-        var model = ReportModel.Build(run, groups);
+        var soak = SoakDefaults.Verdicts(run.Manifest, summaries, thresholds);
+        var model = ReportModel.Build(run, groups, soak is not null);
         var colors = ReportModel.ColorsFor(run, groups);
         var m = run.Manifest;
 
@@ -69,7 +70,7 @@ public static class HtmlReport
 
         for (var i = 0; i < groups.Count; i++)
         {
-            HtmlGroupSection.Append(html, groups[i], model.Groups[i], colors, i);
+            HtmlGroupSection.Append(html, groups[i], model.Groups[i], colors, i, soak);
         }
 
         AppendEventsAndSettings(html, run);

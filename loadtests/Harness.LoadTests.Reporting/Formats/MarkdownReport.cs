@@ -15,7 +15,9 @@ public static class MarkdownReport
     {
         ArgumentNullException.ThrowIfNull(run);
         var m = run.Manifest;
-        var groups = ModeComparison.Build(run);
+        var summaries = SeriesSummary.ForRun(run);
+        var groups = ModeComparison.Build(m, summaries);
+        var soak = SoakDefaults.Verdicts(m, summaries, thresholds);
         var md = new StringBuilder();
         md.AppendLine(CultureInfo.InvariantCulture, $"# Run {m.RunId}");
         md.AppendLine();
@@ -103,6 +105,11 @@ public static class MarkdownReport
                     + $"successful req/s of the {Recovery.BaselineSeconds} s before the window, p99 ≤ {Recovery.P99Factor:0.0#} × theirs):");
                 md.AppendLine();
                 md.Append(recoveries.ToMarkdown());
+            }
+
+            if (soak is not null)
+            {
+                MarkdownSoak.Append(md, group, soak);
             }
         }
 

@@ -21,10 +21,13 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
 
     private static readonly string[] Palette = ["#8f5bbf", "#e39b1b", "#5c6b7a", "#c2571a", "#3d9a3d", "#b5407f", "#2bb3c0", "#7a5c3d"];
 
-    public static ReportModel Build(RunData run, IReadOnlyList<ModeComparisonGroup> groups)
+    /// <param name="run">The run.</param>
+    /// <param name="groups">Its groups.</param>
+    /// <param name="soak">True when the run is judged as a soak: each group carries its series' soak windows and trends.</param>
+    public static ReportModel Build(RunData run, IReadOnlyList<ModeComparisonGroup> groups, bool soak = false)
     {
         var colors = ColorsFor(run, groups);
-        return new ReportModel([.. groups.Select(g => BuildGroup(run, g, colors))]);
+        return new ReportModel([.. groups.Select(g => BuildGroup(run, g, colors) with { Soak = soak ? SoakSeriesModel.For(g, colors) : null })]);
     }
 
     /// <summary>
@@ -253,7 +256,11 @@ internal sealed record GroupModel(
     IReadOnlyList<WarmUpModel> WarmUps,
     int Length,
     int Cores,
-    string CoresSource);
+    string CoresSource)
+{
+    /// <summary>The soak windows and trends of each series, when the run is judged as a soak; else null.</summary>
+    public IReadOnlyList<SoakSeriesModel>? Soak { get; init; }
+}
 
 internal sealed record SeriesModel(
     string Id,

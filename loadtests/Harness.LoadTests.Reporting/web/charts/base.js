@@ -1,5 +1,5 @@
 // The shared part of the report's chart scripts (web/charts/*.js, inlined in this order: base, classic, client,
-// server, main). It reads the inline JSON (#report-data), sets Chart.js' defaults and holds the helpers every
+// server, soak, main). It reads the inline JSON (#report-data), sets Chart.js' defaults and holds the helpers every
 // chart family uses, on the one global window.HarnessReport.
 // When done, main.js records on <body>: data-charts-expected, data-charts-drawn (charts that plotted at least one
 // point and left ink on their canvas), data-charts-blank and data-chart-errors; the rendering test reads them.
@@ -289,7 +289,8 @@ window.HarnessReport = (function () {
     };
   };
 
-  H.timeChart = function (container, group, title, caption, unit, datasets, wide) {
+  // extraPlugins: drawn besides the group's events (e.g. the soak windows).
+  H.timeChart = function (container, group, title, caption, unit, datasets, wide, extraPlugins) {
     var canvas = H.card(container, title, caption, wide);
     H.draw(canvas, {
       type: 'line',
@@ -300,7 +301,7 @@ window.HarnessReport = (function () {
         scales: { x: H.timeScale(group), y: H.valueScale(unit) },
         plugins: { tooltip: H.tooltips(unit, 'second') },
       },
-      plugins: [H.eventPlugin(group)],
+      plugins: [H.eventPlugin(group)].concat(extraPlugins || []),
     }, title);
   };
 

@@ -16,6 +16,13 @@
     try {
       var v = H.view(group);
       H.drawClassic(group, host, v);
+      if (group.soak) {
+        var soak = document.createElement('div');
+        soak.className = 'charts soak';
+        host.appendChild(soak);
+        H.drawSoak(group, soak, v);
+      }
+
       var grid = document.createElement('div');
       grid.className = 'charts';
       host.appendChild(grid);
