@@ -136,7 +136,7 @@ public static class MarkdownReport
         var open = group.Rows.Any(r => r.Summary.IntendedLatency is not null);
         List<string> headers =
         [
-            "mode", ">requests", ">req/s", ">mean ms", ">p50 ms", ">p90 ms", ">p99 ms", ">max ms", ">errors", ">error rate",
+            "mode", ">requests", ">req/s", ">mean ms", ">p50 ms", ">p90 ms", ">p99 ms", ">p99.9 ms", ">p99.99 ms", ">max ms", ">errors", ">error rate",
             ">failed mean ms", ">failed p99 ms",
         ];
         if (open)
@@ -154,7 +154,7 @@ public static class MarkdownReport
             List<string> cells =
             [
                 row.Label, Format.Integer(s.Requests), Format.Number(s.RequestsPerSecond),
-                Latency(l.MeanMs), Latency(l.P50Ms), Latency(l.P90Ms), Latency(l.P99Ms), Latency(l.MaxMs),
+                Latency(l.MeanMs), Latency(l.P50Ms), Latency(l.P90Ms), Latency(l.P99Ms), Latency(l.P999Ms), Latency(l.P9999Ms), Latency(l.MaxMs),
                 Format.Integer(s.Failures), Format.Rate(s.Requests == 0 ? null : s.ErrorRate),
                 Format.Number(s.FailureLatency is { Count: > 0 } f ? f.MeanMs : null), Format.Number(s.FailureLatency is { Count: > 0 } g ? g.P99Ms : null),
             ];
@@ -220,7 +220,7 @@ public static class MarkdownReport
         var open = group.Rows.Any(r => r.Summary.IntendedLatency is not null);
         ModeFigure[] figures =
         [
-            ModeFigure.Mean, ModeFigure.P50, ModeFigure.P90, ModeFigure.P99, ModeFigure.Max, ModeFigure.RequestsPerSecond,
+            ModeFigure.Mean, ModeFigure.P50, ModeFigure.P90, ModeFigure.P99, ModeFigure.P999, ModeFigure.P9999, ModeFigure.Max, ModeFigure.RequestsPerSecond,
             ModeFigure.ErrorRate, ModeFigure.PeakThreads, ModeFigure.ContextSwitchesPerRequest,
             .. open ? [ModeFigure.IntendedMean, ModeFigure.IntendedP99] : Array.Empty<ModeFigure>(),
         ];

@@ -27,7 +27,12 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
     public static ReportModel Build(RunData run, IReadOnlyList<ModeComparisonGroup> groups, bool soak = false)
     {
         var colors = ColorsFor(run, groups);
-        return new ReportModel([.. groups.Select(g => BuildGroup(run, g, colors) with { Soak = soak ? SoakSeriesModel.For(g, colors) : null })]);
+        return new ReportModel([.. groups.Select(g => BuildGroup(run, g, colors) with
+        {
+            Soak = soak ? SoakSeriesModel.For(g, colors) : null,
+            Spectra = TailModel.Spectra(g, colors),
+            Heatmap = TailModel.Heatmap(run, g, colors),
+        })]);
     }
 
     /// <summary>
@@ -260,6 +265,12 @@ internal sealed record GroupModel(
 {
     /// <summary>The soak windows and trends of each series, when the run is judged as a soak; else null.</summary>
     public IReadOnlyList<SoakSeriesModel>? Soak { get; init; }
+
+    /// <summary>Each series' percentile spectrum, after the warm-up.</summary>
+    public IReadOnlyList<SpectrumSeriesModel> Spectra { get; init; } = [];
+
+    /// <summary>The group's latency heatmaps, on one shared latency range.</summary>
+    public HeatmapModel? Heatmap { get; init; }
 }
 
 internal sealed record SeriesModel(

@@ -1,5 +1,5 @@
 // The shared part of the report's chart scripts (web/charts/*.js, inlined in this order: base, classic, client,
-// server, soak, main). It reads the inline JSON (#report-data), sets Chart.js' defaults and holds the helpers every
+// server, soak, tail, main). It reads the inline JSON (#report-data), sets Chart.js' defaults and holds the helpers every
 // chart family uses, on the one global window.HarnessReport.
 // When done, main.js records on <body>: data-charts-expected, data-charts-drawn (charts that plotted at least one
 // point and left ink on their canvas), data-charts-blank and data-chart-errors; the rendering test reads them.

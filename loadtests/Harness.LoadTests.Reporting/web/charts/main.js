@@ -27,6 +27,7 @@
       grid.className = 'charts';
       host.appendChild(grid);
       H.drawClient(group, grid, v);
+      H.drawTail(group, grid, v);
       H.drawServer(group, grid, v);
     } catch (e) {
       H.report('The charts of ' + group.title + ' failed: ' + e.message);
