@@ -99,4 +99,24 @@ public sealed class TailTests
         Assert.Equal(500, heatmap.Cells[0].Count);
         Assert.All(heatmap.Cells[0], c => Assert.Equal(3, c.Count));
     }
+
+    [Fact]
+    public void Successes_are_counted_by_status_when_every_second_counted_them()
+    {
+        var info = Series("grpc", "compute", "iocp");
+        var counted = new[]
+        {
+            Sample(0, 4, Histogram((1_000, 10)), failures: 1) with { SuccessCounts = new Dictionary<string, long> { ["OK"] = 10 } },
+            Sample(1, 4, Histogram((1_000, 5))) with { SuccessCounts = new Dictionary<string, long> { ["OK"] = 3, ["http-200"] = 2 } },
+        };
+
+        var summary = SeriesSummary.From(info, counted);
+        var older = SeriesSummary.From(info, [counted[0], counted[1] with { SuccessCounts = null }]);
+        var markdown = MarkdownReport.Render(Run([(info, counted)]));
+
+        Assert.Equal([new("OK", 13L), new KeyValuePair<string, long>("http-200", 2)], summary.SuccessesByStatus);
+        Assert.Empty(older.SuccessesByStatus);
+        Assert.Contains("Successes by status:\n\n- iocp: OK 13, http-200 2", markdown.ReplaceLineEndings("\n"), StringComparison.Ordinal);
+        Assert.Contains("- iocp: timeout 1", markdown, StringComparison.Ordinal);
+    }
 }

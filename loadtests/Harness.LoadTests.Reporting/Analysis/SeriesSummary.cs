@@ -57,6 +57,12 @@ public sealed record SeriesSummary
     /// <summary>Failures by status, most frequent first.</summary>
     public required IReadOnlyList<KeyValuePair<string, long>> FailuresByStatus { get; init; }
 
+    /// <summary>
+    /// Successes by the status they succeeded with (<c>OK</c> when the scenario gave none), most frequent first; empty
+    /// when the raw files do not count them (files written before they were, or a format 2 run).
+    /// </summary>
+    public IReadOnlyList<KeyValuePair<string, long>> SuccessesByStatus { get; init; } = [];
+
     /// <summary>Seconds recorded in the timeline after the warm-up: the seconds every figure comes from.</summary>
     public required int Seconds { get; init; }
 
@@ -129,11 +135,9 @@ public sealed record SeriesSummary
             ? LatencyHistogram.Merge(samples.Where(s => s.IntendedLatency is not null).Select(s => s.IntendedLatency!))
             : null;
         long requests = samples.Sum(s => s.Requests), failures = samples.Sum(s => s.Failures);
-        var byStatus = new Dictionary<string, long>(StringComparer.Ordinal);
-        foreach (var (status, count) in samples.SelectMany(s => s.StatusCounts))
-        {
-            byStatus[status] = byStatus.GetValueOrDefault(status) + count;
-        }
+        var byStatus = SumByStatus(samples.Select(s => s.StatusCounts));
+        // Only when every second counted its successes, or the counts would fall short of the successes.
+        var successes = samples.Count > 0 && samples.All(s => s.SuccessCounts is not null) ? SumByStatus(samples.Select(s => s.SuccessCounts!)) : [];
 
         var active = samples.Count(s => s.Users > 0 || s.Requests > 0);
         var server = rows.Where(r => r.HasServer).ToList();
@@ -156,7 +160,8 @@ public sealed record SeriesSummary
             Requests = requests,
             Failures = failures,
             ErrorRate = requests == 0 ? 0 : (double)failures / requests,
-            FailuresByStatus = [.. byStatus.OrderByDescending(p => p.Value).ThenBy(p => p.Key, StringComparer.Ordinal)],
+            FailuresByStatus = byStatus,
+            SuccessesByStatus = successes,
             Seconds = samples.Count,
             WarmUpSecondsLeftOut = ordered.Count - samples.Count,
             ActiveSeconds = active,
@@ -202,6 +207,17 @@ public sealed record SeriesSummary
         var values = ordered.Select(s => (s.Second, Value: read(s))).Where(s => s.Value is not null).Select(s => (s.Second, Value: s.Value!.Value)).ToList();
         var start = values.FindIndex(s => !IsWarmUp(series, s.Second));
         return start < 0 ? [] : values[Math.Max(0, start - 1)..];
+    }
+
+    private static List<KeyValuePair<string, long>> SumByStatus(IEnumerable<IReadOnlyDictionary<string, long>> counts)
+    {
+        var sums = new Dictionary<string, long>(StringComparer.Ordinal);
+        foreach (var (status, count) in counts.SelectMany(c => c))
+        {
+            sums[status] = sums.GetValueOrDefault(status) + count;
+        }
+
+        return [.. sums.OrderByDescending(p => p.Value).ThenBy(p => p.Key, StringComparer.Ordinal)];
     }
 
     internal static IReadOnlyList<SecondSample> TimelineOf(RunData run, string seriesId) =>

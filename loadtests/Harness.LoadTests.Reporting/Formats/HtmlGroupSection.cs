@@ -27,12 +27,16 @@ internal static class HtmlGroupSection
             + "Queue: work items waiting to start. ctx sw / req: growth of the target's voluntary + involuntary context switches over the series ÷ requests. "
             + "CPU %: CPU time ÷ wall time between the first and last scrape, in % of one core (100 % = one core busy). — : not measured (no server samples).</p>");
 
-        var failing = group.Rows.Where(r => r.Summary.FailuresByStatus.Count > 0).ToList();
-        if (failing.Count > 0)
+        foreach (var (title, read) in new (string, Func<SeriesSummary, IReadOnlyList<KeyValuePair<string, long>>>)[]
+            { ("Successes by status", s => s.SuccessesByStatus), ("Failures by status", s => s.FailuresByStatus) })
         {
-            html.Append("<p class=\"note\"><b>Failures by status</b> — ");
-            html.AppendJoin(" · ", failing.Select(r => $"{E(r.Label)}: {E(Format.FailuresByStatus(r.Summary.FailuresByStatus))}"));
-            html.AppendLine("</p>");
+            var counted = group.Rows.Where(r => read(r.Summary).Count > 0).ToList();
+            if (counted.Count > 0)
+            {
+                html.Append(CultureInfo.InvariantCulture, $"<p class=\"note\"><b>{title}</b> — ");
+                html.AppendJoin(" · ", counted.Select(r => $"{E(r.Label)}: {E(Format.ByStatus(read(r.Summary)))}"));
+                html.AppendLine("</p>");
+            }
         }
 
         HtmlSummaryTable.AppendServerTime(html, group, colors);

@@ -77,15 +77,19 @@ public static class MarkdownReport
                 md.Append(ModesTable(group).ToMarkdown());
             }
 
-            var failing = group.Rows.Where(r => r.Summary.FailuresByStatus.Count > 0).ToList();
-            if (failing.Count > 0)
+            foreach (var (title, read) in new (string, Func<SeriesSummary, IReadOnlyList<KeyValuePair<string, long>>>)[]
+                { ("Successes by status", s => s.SuccessesByStatus), ("Failures by status", s => s.FailuresByStatus) })
             {
-                md.AppendLine();
-                md.AppendLine("Failures by status:");
-                md.AppendLine();
-                foreach (var row in failing)
+                var counted = group.Rows.Where(r => read(r.Summary).Count > 0).ToList();
+                if (counted.Count > 0)
                 {
-                    md.AppendLine(CultureInfo.InvariantCulture, $"- {row.Label}: {Format.FailuresByStatus(row.Summary.FailuresByStatus)}");
+                    md.AppendLine();
+                    md.AppendLine(CultureInfo.InvariantCulture, $"{title}:");
+                    md.AppendLine();
+                    foreach (var row in counted)
+                    {
+                        md.AppendLine(CultureInfo.InvariantCulture, $"- {row.Label}: {Format.ByStatus(read(row.Summary))}");
+                    }
                 }
             }
 
