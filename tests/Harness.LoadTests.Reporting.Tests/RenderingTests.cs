@@ -81,6 +81,19 @@ public sealed partial class RenderingTests : IDisposable
         Assert.Contains("Soak: memory", dom, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task The_charts_of_ramps_with_knees_draw_in_a_headless_browser()
+    {
+        var dom = await RenderAsync(Runs.Run([KneeTests.Ramp("threadpool", kneeAt: 12), KneeTests.Ramp("iocp", kneeAt: 32), KneeTests.Ramp("custompool", kneeAt: null)]));
+
+        // 3 classic + load, throughput, latency, vs-load + spectrum + 3 heatmaps (no server samples: one empty card) = 11.
+        var body = BodyTag().Match(dom).Value;
+        _output.WriteLine(body);
+        Assert.Contains("data-chart-errors=\"0\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-expected=\"11\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-drawn=\"11\"", body, StringComparison.Ordinal);
+    }
+
     private async Task<string> RenderAsync(Recording.RunData run)
     {
         var browser = FindChromium();

@@ -11,6 +11,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 public sealed record SeriesSummary
 {
     private Lazy<SoakTrend> _soak = new(() => SoakTrend.Empty);
+    private Lazy<KneeResult> _knee = new(() => KneeResult.None);
 
     public required SeriesInfo Series { get; init; }
 
@@ -22,6 +23,11 @@ public sealed record SeriesSummary
 
     /// <summary>Computes <see cref="Soak"/> on first use (it merges the windows' histograms, which most reports never need).</summary>
     internal Func<SoakTrend> SoakSource { init => _soak = new Lazy<SoakTrend>(value); }
+
+    /// <summary>Where the series leaves its ideal as its load rises (see <see cref="KneeResult"/>), with the default margin and sustain; computed on first use.</summary>
+    public KneeResult Knee => _knee.Value;
+
+    internal Func<KneeResult> KneeSource { init => _knee = new Lazy<KneeResult>(value); }
 
     /// <summary>
     /// Service time of the successful requests, from each one's send to its completion: what every ratio, threshold
@@ -176,6 +182,7 @@ public sealed record SeriesSummary
             PeakWorkingSetMb = Peak(server, r => r.WorkingSetMb),
             Recoveries = Recovery.For(EventWindows.For(series, events ?? []), samples),
             SoakSource = () => SoakTrend.From(series, samples),
+            KneeSource = () => Analysis.Knee.Find(series, samples),
         };
     }
 

@@ -18,6 +18,9 @@ public enum ThresholdMetric
     QueueLength,
     ContextSwitchesPerRequest,
 
+    /// <summary><c>knee</c>: the load (users, or arrival rate) at which a ramping series leaves its ideal; beyond its peak when it never did.</summary>
+    Knee,
+
     /// <summary><c>soak.p99.drift</c>: % change of p99 from the first soak window to the last.</summary>
     SoakP99Drift,
 
@@ -68,7 +71,7 @@ public sealed partial record Threshold(
 {
     public const string Syntax =
         "Syntax: [scope:]metric operator value[unit], e.g. p99<4500ms, errors<1%, grpc-compute-iocp:mean<=5s, mode=iocp,stack=grpc:rps>=20. "
-        + "Metrics: mean, p<N> (p50, p90, p99, p99.9...), max, rps, errors, threads, queue, ctxsw; "
+        + "Metrics: mean, p<N> (p50, p90, p99, p99.9, p99.99...), max, rps, errors, threads, queue, ctxsw, knee (the load where a ramp leaves its ideal, e.g. knee>=32); "
         + "co-mean, co-p<N>, co-max for the latency from the intended start (open-model series only). "
         + "Operators: <, <=, >, >=. "
         + "Units: ms (the default), s, us for latency; % after errors for the error rate (no unit: a count of failures); none for rps, threads, queue, ctxsw. "
@@ -88,6 +91,7 @@ public sealed partial record Threshold(
         ThresholdMetric.Threads => "threads",
         ThresholdMetric.QueueLength => "queue",
         ThresholdMetric.ContextSwitchesPerRequest => "ctxsw",
+        ThresholdMetric.Knee => "knee",
         _ => SoakMetricName,
     };
 
@@ -232,6 +236,7 @@ public sealed partial record Threshold(
             ThresholdMetric.ErrorRate => summary.Requests == 0 ? null : summary.ErrorRate * 100,
             ThresholdMetric.Threads => summary.PeakThreads,
             ThresholdMetric.QueueLength => summary.PeakQueueLength,
+            ThresholdMetric.Knee => MeasureKnee(summary.Knee),
             _ => summary.ContextSwitchesPerRequest,
         };
     }
@@ -252,6 +257,7 @@ public sealed partial record Threshold(
         IsLatency ? Format.Number(value) + " ms"
         : IsSoak ? FormatSoakValue(value)
         : Metric == ThresholdMetric.ErrorRate ? Format.Number(value) + " %"
+        : IsKnee ? Format.Plain(value)
         : Format.Number(value);
 
     public override string ToString() => Expression;
@@ -340,6 +346,8 @@ public sealed partial record Threshold(
                     return (ThresholdMetric.QueueLength, null, false);
                 case "ctxsw":
                     return (ThresholdMetric.ContextSwitchesPerRequest, null, false);
+                case "knee":
+                    return (ThresholdMetric.Knee, null, false);
             }
         }
 

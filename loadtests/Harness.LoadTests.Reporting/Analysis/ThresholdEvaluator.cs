@@ -62,6 +62,13 @@ public static class ThresholdEvaluator
                 $"{threshold.DescribeSoak(summary.Soak)} (limit {threshold.OperatorText} {limit})");
         }
 
+        if (threshold.IsKnee)
+        {
+            var knee = threshold.Measure(summary);
+            return new ThresholdResult(threshold, summary.Series.Id, knee is { } k && double.IsFinite(k) ? k : null, knee is { } m && threshold.IsMetBy(m),
+                $"{Threshold.DescribeKnee(summary.Knee, summary.IsOpenModel)} (limit {threshold.OperatorText} {limit})");
+        }
+
         if (threshold.Measure(summary) is not { } value)
         {
             return new ThresholdResult(threshold, summary.Series.Id, null, false, $"{threshold.MetricName} {threshold.OperatorText} {limit}: {NotMeasured(threshold)}");

@@ -39,6 +39,7 @@ internal static class HtmlGroupSection
             }
         }
 
+        AppendKnees(html, group, colors);
         HtmlSummaryTable.AppendServerTime(html, group, colors);
         AppendRecoveries(html, group, colors);
         if (soak is not null)
@@ -84,6 +85,21 @@ internal static class HtmlGroupSection
         }
 
         html.AppendLine("</section>");
+    }
+
+    private static void AppendKnees(StringBuilder html, ModeComparisonGroup group, IReadOnlyDictionary<string, string> colors)
+    {
+        var ramps = group.Rows.Where(r => r.Summary.Knee.IsRamp).ToList();
+        if (ramps.Count == 0)
+        {
+            return;
+        }
+
+        html.Append(CultureInfo.InvariantCulture,
+            $"<p class=\"note knees\"><b>Knee</b> (the lowest load from which, {Knee.DefaultSustain} levels in a row, the mean latency is more than "
+            + $"{Format.Plain(Knee.DefaultMargin * 100)} % above the ideal or the throughput more than {Format.Plain(Knee.DefaultMargin * 100)} % below the lowest level's scaled with the load) — ");
+        html.AppendJoin(" · ", ramps.Select(r => $"{Chip(r.Label, colors[r.Label])} {E(Threshold.DescribeKnee(r.Summary.Knee, r.Summary.IsOpenModel))}"));
+        html.AppendLine("</p>");
     }
 
     private static void AppendRecoveries(StringBuilder html, ModeComparisonGroup group, IReadOnlyDictionary<string, string> colors)

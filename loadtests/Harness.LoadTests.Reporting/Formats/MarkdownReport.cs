@@ -77,6 +77,19 @@ public static class MarkdownReport
                 md.Append(ModesTable(group).ToMarkdown());
             }
 
+            if (group.Rows.Where(r => r.Summary.Knee.IsRamp).ToList() is { Count: > 0 } ramps)
+            {
+                md.AppendLine();
+                md.AppendLine(CultureInfo.InvariantCulture,
+                    $"Knee (the lowest load from which, {Knee.DefaultSustain} levels in a row, the mean latency is more than {Format.Plain(Knee.DefaultMargin * 100)} % above the ideal "
+                    + $"or the throughput more than {Format.Plain(Knee.DefaultMargin * 100)} % below the lowest level's scaled with the load):");
+                md.AppendLine();
+                foreach (var row in ramps)
+                {
+                    md.AppendLine(CultureInfo.InvariantCulture, $"- {row.Label}: {Threshold.DescribeKnee(row.Summary.Knee, row.Summary.IsOpenModel)}");
+                }
+            }
+
             foreach (var (title, read) in new (string, Func<SeriesSummary, IReadOnlyList<KeyValuePair<string, long>>>)[]
                 { ("Successes by status", s => s.SuccessesByStatus), ("Failures by status", s => s.FailuresByStatus) })
             {

@@ -74,7 +74,10 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
         {
             var info = row.Summary.Series;
             var samples = SeriesSummary.TimelineOf(run, info.Id);
-            series.Add(BuildSeries(row, samples, colors[row.Label]));
+            series.Add(BuildSeries(row, samples, colors[row.Label]) with
+            {
+                Knee = row.Summary.Knee.At is { } knee ? new KneeModel(knee.Load, knee.FromSecond, row.Summary.Knee.Reason == KneeReason.Throughput ? "throughput" : "latency") : null,
+            });
         }
 
         var length = series.Count == 0 ? 0 : series.Max(s => s.Timeline.Users.Count);
@@ -285,7 +288,16 @@ internal sealed record SeriesModel(
     double WarmUpSeconds,
     string? IdealMethod,
     TimelineModel Timeline,
-    ByUsersModel ByUsers);
+    ByUsersModel ByUsers)
+{
+    /// <summary>Where a ramp left its ideal, marked on its charts; null when it did not (or is not a ramp).</summary>
+    public KneeModel? Knee { get; init; }
+}
+
+/// <param name="Load">The knee's users (or arrival rate), on the response-time-against-load chart.</param>
+/// <param name="Second">The series second its level began, on the classic chart.</param>
+/// <param name="Reason"><c>latency</c> or <c>throughput</c>.</param>
+internal sealed record KneeModel(int Load, int Second, string Reason);
 
 /// <summary>
 /// Per-second columns; index = second since the series started. Latency in ms (successful requests; server and queue

@@ -185,6 +185,40 @@ window.HarnessReport = (function () {
     };
   };
 
+  // Where ramps left their ideal: a dashed vertical line per mark ({ x, color, label }), labelled at the top.
+  H.kneePlugin = function (marks) {
+    return {
+      id: 'harnessKnees',
+      afterDatasetsDraw: function (chart) {
+        var a = chart.chartArea;
+        var x = chart.scales.x;
+        var ctx = chart.ctx;
+        ctx.save();
+        marks.forEach(function (m, i) {
+          var px = x.getPixelForValue(m.x);
+          if (px < a.left - 0.5 || px > a.right + 0.5) {
+            return;
+          }
+
+          ctx.strokeStyle = m.color;
+          ctx.lineWidth = 1.6;
+          ctx.setLineDash([3, 3]);
+          ctx.beginPath();
+          ctx.moveTo(px, a.top);
+          ctx.lineTo(px, a.bottom);
+          ctx.stroke();
+          ctx.setLineDash([]);
+          ctx.fillStyle = m.color;
+          ctx.font = 'bold 9px sans-serif';
+          ctx.textAlign = 'left';
+          ctx.textBaseline = 'top';
+          ctx.fillText(m.label, Math.max(a.left, Math.min(px + 3, a.right - 90)), a.top + 30 + (i * 11));
+        });
+        ctx.restore();
+      },
+    };
+  };
+
   H.card = function (container, title, caption, wide) {
     var div = document.createElement('div');
     div.className = 'chart-card' + (wide ? ' wide' : '');
