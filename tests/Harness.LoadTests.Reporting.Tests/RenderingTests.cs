@@ -94,6 +94,26 @@ public sealed partial class RenderingTests : IDisposable
         Assert.Contains("data-charts-drawn=\"11\"", body, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Every_chart_of_a_comparison_report_draws_in_a_headless_browser()
+    {
+        var browser = FindChromium();
+        Assert.True(browser is not null, InstallHint);
+        var files = ComparisonWriter.WriteAll(
+            MultiRunComparison.Build([CompareReportTests.RunOf("a", 100, 102, 104), CompareReportTests.RunOf("b", 120, 122, 124), CompareReportTests.RunOf("c", 90)]),
+            Path.Combine(_directory, "compare"), gatePercent: 5);
+
+        var dom = await DumpDomAsync(browser, files.Html);
+
+        // One compared series: response time, throughput, server threads and the percentile spectrum.
+        var body = BodyTag().Match(dom).Value;
+        _output.WriteLine(body);
+        Assert.Contains("data-chart-errors=\"0\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-expected=\"4\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-drawn=\"4\"", body, StringComparison.Ordinal);
+        Assert.Contains("Regression gate: <b>FAIL</b>", dom, StringComparison.Ordinal);
+    }
+
     private async Task<string> RenderAsync(Recording.RunData run)
     {
         var browser = FindChromium();

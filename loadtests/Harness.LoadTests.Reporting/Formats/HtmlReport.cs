@@ -20,12 +20,19 @@ public static class HtmlReport
     // The default encoder escapes <, >, & and quotes, so the JSON cannot close its <script> element.
     private static readonly JsonSerializerOptions JsonOptions = new() { PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
 
-    private static readonly Lazy<string> ChartScript = new(() => ScriptSafe(StripSourceMap(Resource("chart.js"))));
+    /// <summary>Chart.js, ready to inline.</summary>
+    internal static readonly Lazy<string> ChartScript = new(() => ScriptSafe(StripSourceMap(Resource("chart.js"))));
     // web/charts/: the shared helpers first, main (which draws every group) last.
     private static readonly string[] PageScripts = ["base.js", "classic.js", "client.js", "server.js", "soak.js", "tail.js", "main.js"];
 
     private static readonly Lazy<string> PageScript = new(() => ScriptSafe(string.Join('\n', PageScripts.Select(name => Resource("charts." + name)))));
-    private static readonly Lazy<string> StyleSheet = new(() => Resource("report.css"));
+    internal static readonly Lazy<string> StyleSheet = new(() => Resource("report.css"));
+
+    /// <summary>Some of web/charts/*.js, in the order given, ready to inline (the comparison page uses its own set).</summary>
+    internal static string Scripts(params string[] names) => ScriptSafe(string.Join('\n', names.Select(name => Resource("charts." + name))));
+
+    /// <summary>The page's data as inline JSON: the serializer escapes &lt;, &gt; and &amp;, so it cannot end its element.</summary>
+    internal static string Json<T>(T model) => JsonSerializer.Serialize(model, JsonOptions);
 
     /// <param name="run">The run.</param>
     /// <param name="thresholds">Threshold results, when thresholds were given.</param>

@@ -74,7 +74,7 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
         {
             var info = row.Summary.Series;
             var samples = SeriesSummary.TimelineOf(run, info.Id);
-            series.Add(BuildSeries(row, samples, colors[row.Label]) with
+            series.Add(BuildSeries(row.Label, row.Summary, samples, colors[row.Label]) with
             {
                 Knee = row.Summary.Knee.At is { } knee ? new KneeModel(knee.Load, knee.FromSecond, row.Summary.Knee.Reason == KneeReason.Throughput ? "throughput" : "latency") : null,
             });
@@ -111,9 +111,10 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             cores > 0 ? "the target's processor count (harness_info)" : "the load machine's processor count");
     }
 
-    private static SeriesModel BuildSeries(ModeRow row, IReadOnlyList<SecondSample> samples, string color)
+    /// <summary>One series' chart data: its per-second columns and its response time per load level.</summary>
+    internal static SeriesModel BuildSeries(string label, SeriesSummary summary, IReadOnlyList<SecondSample> samples, string color)
     {
-        var info = row.Summary.Series;
+        var info = summary.Series;
         var rows = SecondRow.From(samples);
         var length = rows.Count == 0 ? 0 : rows[^1].Second + 1;
         var byIndex = new SecondRow?[length];
@@ -152,11 +153,11 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
 
         return new SeriesModel(
             info.Id,
-            row.Label,
+            label,
             info.Mode,
             info.Model,
             color,
-            row.Summary.ServerSamples > 0,
+            summary.ServerSamples > 0,
             Round(info.IdealLatencyMs),
             Round(info.IdealThroughput),
             Round(info.WarmUpSeconds) ?? 0,

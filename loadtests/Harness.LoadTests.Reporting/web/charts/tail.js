@@ -145,6 +145,8 @@
     });
   }
 
+  H.drawSpectrum = drawSpectrum;
+
   H.drawTail = function (group, grid, v) {
     drawSpectrum(group, grid, v);
     drawHeatmaps(group, grid, v);
