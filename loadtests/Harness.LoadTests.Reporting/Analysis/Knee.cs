@@ -61,8 +61,15 @@ public static class Knee
         ArgumentNullException.ThrowIfNull(timeline);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(margin);
         ArgumentOutOfRangeException.ThrowIfLessThan(sustain, 1);
-        var levels = LevelsOf(SeriesSummary.Measured(series, timeline));
-        if (levels.Count < MinimumLevels || levels[0].MeanMs is null)
+        // Seconds are grouped before any histogram is merged: a constant load (a soak of hours) costs no merge.
+        var groups = Groups(SeriesSummary.Measured(series, timeline));
+        if (groups.Count < MinimumLevels)
+        {
+            return KneeResult.None;
+        }
+
+        var levels = groups.Select(LevelOf).ToList();
+        if (levels[0].MeanMs is null)
         {
             return KneeResult.None with { Levels = levels };
         }
@@ -93,32 +100,33 @@ public static class Knee
     }
 
     /// <summary>Consecutive seconds with the same load (users &gt; 0) form a level; the ramp ends where the load first falls.</summary>
-    public static IReadOnlyList<LoadLevel> LevelsOf(IReadOnlyList<SecondSample> measured)
+    public static IReadOnlyList<LoadLevel> LevelsOf(IReadOnlyList<SecondSample> measured) => [.. Groups(measured).Select(LevelOf)];
+
+    private static List<List<SecondSample>> Groups(IReadOnlyList<SecondSample> measured)
     {
         ArgumentNullException.ThrowIfNull(measured);
-        var levels = new List<LoadLevel>();
-        var current = new List<SecondSample>();
+        var groups = new List<List<SecondSample>>();
         foreach (var sample in measured.Where(s => s.Users > 0).OrderBy(s => s.Second))
         {
-            if (current.Count > 0 && sample.Users != current[0].Users)
+            if (groups.Count > 0 && sample.Users != groups[^1][0].Users)
             {
-                levels.Add(LevelOf(current));
-                current.Clear();
-                if (sample.Users < levels[^1].Load)
+                if (sample.Users < groups[^1][0].Users)
                 {
-                    return levels;
+                    return groups;
                 }
+
+                groups.Add([]);
             }
 
-            current.Add(sample);
+            if (groups.Count == 0)
+            {
+                groups.Add([]);
+            }
+
+            groups[^1].Add(sample);
         }
 
-        if (current.Count > 0)
-        {
-            levels.Add(LevelOf(current));
-        }
-
-        return levels;
+        return groups;
     }
 
     private static LoadLevel LevelOf(List<SecondSample> seconds)
