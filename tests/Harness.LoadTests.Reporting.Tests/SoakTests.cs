@@ -50,6 +50,8 @@ public sealed class SoakTests
         Assert.Equal(["soak.memory.growth", "soak.p99.drift"], results.Where(r => !r.Passed).Select(r => r.Threshold.SoakCriterion!).Order());
         var p99 = results.Single(r => r.Threshold.Metric == ThresholdMetric.SoakP99Drift);
         Assert.Equal("p99 rose 30.0 % from the first 10 % (100 ms) to the last 10 % (130 ms) (limit < 10 %)", p99.Message);
+        Assert.Contains("<code>soak.memory.growth&lt;2%/h</code> (default)", HtmlReport.Render(run, results), StringComparison.Ordinal);
+        Assert.Contains("soak.memory.growth<2%/h (default)", ThresholdEvaluator.ToText(results), StringComparison.Ordinal);
     }
 
     [Fact]

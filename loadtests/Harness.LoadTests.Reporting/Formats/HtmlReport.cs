@@ -156,7 +156,7 @@ public static class HtmlReport
         foreach (var t in thresholds)
         {
             html.AppendLine(CultureInfo.InvariantCulture,
-                $"<tr><td class=\"text {(t.Passed ? "pass" : "fail")}\">{(t.Passed ? "pass" : "FAIL")}</td><td class=\"text\"><code>{E(t.Threshold.Expression)}</code></td>"
+                $"<tr><td class=\"text {(t.Passed ? "pass" : "fail")}\">{(t.Passed ? "pass" : "FAIL")}</td><td class=\"text\"><code>{E(t.Threshold.Expression)}</code>{(t.Threshold.IsDefault ? " (default)" : string.Empty)}</td>"
                 + $"<td class=\"text\">{E(t.SeriesId ?? Format.Missing)}</td><td>{E(t.Actual is { } a ? t.Threshold.FormatValue(a) : Format.Missing)}</td><td class=\"wrap\">{E(t.Message)}</td></tr>");
         }
 
