@@ -180,7 +180,7 @@ public static class RawRunReader
             { Latency: null } or { StatusCounts: null } or { Server: null } => "latency, statusCounts and server are required.",
             { Second: < 0 } or { Users: < 0 } or { Requests: < 0 } or { Failures: < 0 } => "negative second or count.",
             _ when sample.Failures > sample.Requests => "more failures than requests.",
-            _ when sample.StatusCounts.Values.Any(count => count < 0) => "negative status count.",
+            _ when sample.StatusCounts.Values.Any(count => count < 0) || sample.SuccessCounts?.Values.Any(count => count < 0) == true => "negative status count.",
             _ => separatesFailures ? FormatThreeProblem(sample) : FormatTwoProblem(sample),
         };
         return problem is null ? sample : throw new RawRunFormatException(path, number, problem);
@@ -191,8 +191,8 @@ public static class RawRunReader
     {
         _ when sample.Latency.TotalCount != sample.Requests => $"latency holds {sample.Latency.TotalCount} values for {sample.Requests} requests.",
         _ when sample.IntendedLatency is { } intended && intended.TotalCount > sample.Requests => "intendedLatency holds more values than requests.",
-        { FailureLatency: not null } or { ServerTime: not null } or { QueueTime: not null } =>
-            "failureLatency, serverTime and queueTime belong to format 3, not to this format 2 run.",
+        { FailureLatency: not null } or { ServerTime: not null } or { QueueTime: not null } or { SuccessCounts: not null } =>
+            "failureLatency, serverTime, queueTime and successCounts belong to format 3, not to this format 2 run.",
         _ => null,
     };
 
@@ -209,6 +209,7 @@ public static class RawRunReader
             _ when sample.IntendedLatency is { } intended && intended.TotalCount > successes => "intendedLatency holds more values than successful requests.",
             _ when sample.ServerTime is { } server && server.TotalCount > successes => "serverTime holds more values than successful requests.",
             _ when (sample.QueueTime?.TotalCount ?? 0) != (sample.ServerTime?.TotalCount ?? 0) => "queueTime and serverTime hold different numbers of values.",
+            _ when sample.SuccessCounts is { } ok && ok.Values.Sum() != successes => $"successCounts add up to {ok.Values.Sum()}, not the {successes} successful requests.",
             _ => null,
         };
     }

@@ -108,6 +108,8 @@ public static class RunMerger
     {
         ArgumentNullException.ThrowIfNull(samples);
         var statusCounts = new Dictionary<string, long>(StringComparer.Ordinal);
+        // Successes by status are summed only when every agent recorded them; a partial sum would undercount.
+        var successCounts = samples.All(s => s.SuccessCounts is not null) ? new Dictionary<string, long>(StringComparer.Ordinal) : null;
         var latency = new LatencyHistogram();
         LatencyHistogram? intended = null, failed = null, serverTime = null, queueTime = null;
         var (users, requests, failures) = (0, 0L, 0L);
@@ -119,6 +121,14 @@ public static class RunMerger
             foreach (var (status, count) in sample.StatusCounts)
             {
                 statusCounts[status] = statusCounts.GetValueOrDefault(status) + count;
+            }
+
+            if (successCounts is not null)
+            {
+                foreach (var (status, count) in sample.SuccessCounts!)
+                {
+                    successCounts[status] = successCounts.GetValueOrDefault(status) + count;
+                }
             }
 
             latency.Add(sample.Latency);
@@ -134,7 +144,7 @@ public static class RunMerger
         failed?.Compact();
         serverTime?.Compact();
         queueTime?.Compact();
-        return new SecondSample(second, users, requests, failures, statusCounts, latency, intended, server, failed, serverTime, queueTime);
+        return new SecondSample(second, users, requests, failures, statusCounts, latency, intended, server, failed, serverTime, queueTime, successCounts);
     }
 
     // The sum of the histograms present; null when none is.

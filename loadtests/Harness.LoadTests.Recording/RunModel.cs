@@ -95,6 +95,7 @@ public sealed record MachineInfo(int ProcessorCount, string OperatingSystem, str
 /// <param name="FailureLatency">Format 3: service time of the failed requests; null when none failed (and always in format 2).</param>
 /// <param name="ServerTime">Format 3: the execution time the server reported for successful requests that carried one; else null.</param>
 /// <param name="QueueTime">Format 3: for the same requests, latency minus server time (queueing and transport), clamped at 0; else null.</param>
+/// <param name="SuccessCounts">Format 3: successful requests by the status they succeeded with (<c>OK</c> when the scenario gave none); sums to requests − failures. Null in files written before it was recorded.</param>
 public sealed record SecondSample(
     int Second,
     int Users,
@@ -106,7 +107,8 @@ public sealed record SecondSample(
     IReadOnlyDictionary<string, double> Server,
     LatencyHistogram? FailureLatency = null,
     LatencyHistogram? ServerTime = null,
-    LatencyHistogram? QueueTime = null);
+    LatencyHistogram? QueueTime = null,
+    IReadOnlyDictionary<string, long>? SuccessCounts = null);
 
 /// <summary>Something that happened during a run, marked on the report's timeline.</summary>
 /// <param name="AtSeconds">Seconds after the run's start.</param>

@@ -36,12 +36,17 @@ public sealed partial class RunRecorder
         public long Requests;
         public long Failures;
         public Dictionary<string, long>? StatusCounts;
+        public Dictionary<string, long>? SuccessCounts;
         public readonly LatencyHistogram Latency = new();
         public LatencyHistogram? IntendedLatency;
         public LatencyHistogram? FailureLatency;
         public LatencyHistogram? ServerTime;
         public LatencyHistogram? QueueTime;
         public Dictionary<string, double>? Server;
+
+        public void CountSuccess(string status) => Count(SuccessCounts ??= new Dictionary<string, long>(StringComparer.Ordinal), status);
+
+        public void CountFailure(string status) => Count(StatusCounts ??= new Dictionary<string, long>(StringComparer.Ordinal), status);
 
         public SecondSample ToSample(int second)
         {
@@ -53,7 +58,9 @@ public sealed partial class RunRecorder
             QueueTime?.Compact();
             return new(
                 second, Users, Requests, Failures, StatusCounts ?? NoStatus, Latency, IntendedLatency, Server ?? NoServer,
-                FailureLatency, ServerTime, QueueTime);
+                FailureLatency, ServerTime, QueueTime, SuccessCounts);
         }
+
+        private static void Count(Dictionary<string, long> counts, string status) => counts[status] = counts.GetValueOrDefault(status) + 1;
     }
 }

@@ -24,6 +24,9 @@ public sealed partial class RunRecorder : IDisposable
     /// <summary>Seconds a finished second stays open for late recordings before it is written.</summary>
     public const int DefaultLateWindowSeconds = 2;
 
+    /// <summary>What a success is counted under when the scenario gave no status.</summary>
+    public const string SuccessStatus = "OK";
+
     private const string UnknownStatus = "unknown";
 
     private readonly ConcurrentDictionary<string, SeriesState> _series = new(StringComparer.Ordinal);
@@ -128,7 +131,10 @@ public sealed partial class RunRecorder : IDisposable
     /// queue time are kept). False: a failure, counted under <paramref name="statusCode"/>, its latency in
     /// <see cref="SecondSample.FailureLatency"/>, so failures never mix into the latency of what succeeded.
     /// </param>
-    /// <param name="statusCode">Why it failed (e.g. <c>Unavailable</c>, <c>http-413</c>, <c>timeout</c>); "unknown" when null. Ignored on success.</param>
+    /// <param name="statusCode">
+    /// Why it failed (e.g. <c>Unavailable</c>, <c>http-413</c>, <c>timeout</c>; "unknown" when null), or on success the status it
+    /// succeeded with (<see cref="SuccessStatus"/> when null), counted in <see cref="SecondSample.SuccessCounts"/>.
+    /// </param>
     /// <param name="serverTime">The execution time the server reported for a successful request, or null; ignored on failure.</param>
     public void RecordRequest(
         string seriesId, TimeSpan completedAt, TimeSpan latency, TimeSpan? latencyFromIntendedStart, bool isSuccess, string? statusCode,
@@ -162,6 +168,7 @@ public sealed partial class RunRecorder : IDisposable
             if (isSuccess)
             {
                 builder.Latency.Record(latency);
+                builder.CountSuccess(statusCode ?? SuccessStatus);
                 if (latencyFromIntendedStart is { } intended)
                 {
                     (builder.IntendedLatency ??= new LatencyHistogram()).Record(intended);
@@ -177,9 +184,7 @@ public sealed partial class RunRecorder : IDisposable
             {
                 builder.Failures++;
                 (builder.FailureLatency ??= new LatencyHistogram()).Record(latency);
-                var statusCounts = builder.StatusCounts ??= new Dictionary<string, long>(StringComparer.Ordinal);
-                var status = statusCode ?? UnknownStatus;
-                statusCounts[status] = statusCounts.GetValueOrDefault(status) + 1;
+                builder.CountFailure(statusCode ?? UnknownStatus);
             }
         }
     }

@@ -183,6 +183,8 @@ public sealed class RawRunReaderTests : IDisposable
     [InlineData("\"requests\":2", "\"requests\":3", "latency holds 1 values for 2 successful requests")]
     [InlineData(",\"failureLatency\":", ",\"ignored\":", "failureLatency holds 0 values for 1 failures")]
     [InlineData(",\"queueTime\":", ",\"ignored\":", "queueTime and serverTime hold different numbers")]
+    [InlineData("\"successCounts\":{\"OK\":1}", "\"successCounts\":{\"OK\":2}", "successCounts add up to 2, not the 1 successful requests")]
+    [InlineData("\"successCounts\":{\"OK\":1}", "\"successCounts\":{\"OK\":-1}", "negative status count")]
     public void Format_3_samples_whose_histograms_disagree_with_their_counts_are_refused(string field, string replacement, string reason)
     {
         var runDirectory = _directory.Sub("v3");

@@ -79,6 +79,9 @@ public sealed class RunMergerTests : IDisposable
             Assert.Equal(agents * 2_000, sample.Requests);
             Assert.Equal(agents * 20, sample.Failures);
             Assert.Equal(agents * 10, sample.StatusCounts["timeout"]);
+            Assert.Equal(
+                sample.Second == 0 ? new Dictionary<string, long> { ["agent-0"] = 1_980 } : new Dictionary<string, long> { ["agent-0"] = 1_980, ["agent-1"] = 1_980 },
+                sample.SuccessCounts);
             Assert.Equal(sample.Second == 0 ? 10 : 30, sample.Users);
             Assert.Equal(sample.Second == 3 ? 103 : sample.Second, sample.Server["cpu"]);
         }
@@ -106,6 +109,9 @@ public sealed class RunMergerTests : IDisposable
         Assert.Equal(shared.Select(s => s.QueueTime!.Encode()), reread.Timelines["shared"].Select(s => s.QueueTime!.Encode()));
         Assert.Equal(merged.Manifest.Series, reread.Manifest.Series.Select((s, i) => s with { Parameters = merged.Manifest.Series[i].Parameters }));
         Assert.Equal(merged.Events, reread.Events);
+
+        // A file written before successes were counted by status: the merged second cannot know them all.
+        Assert.Null(RunMerger.MergeSecond(1, [shared[1], shared[1] with { SuccessCounts = null }]).SuccessCounts);
     }
 
     private static RunData WithoutScrape(RunData run, int second)

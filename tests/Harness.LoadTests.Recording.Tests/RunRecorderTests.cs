@@ -68,6 +68,7 @@ public sealed class RunRecorderTests : IDisposable
                 Assert.Equal(sample.Requests / 10, sample.Failures);
                 Assert.Equal(sample.Failures / 2, sample.StatusCounts["Unavailable"]);
                 Assert.Equal(sample.Failures, sample.StatusCounts.Values.Sum());
+                Assert.Equal(new Dictionary<string, long> { ["DeadlineExceeded"] = sample.Requests - sample.Failures }, sample.SuccessCounts);
                 Assert.Null(sample.IntendedLatency);
             }
 
@@ -181,6 +182,7 @@ public sealed class RunRecorderTests : IDisposable
         var open = Assert.Single(run.Timelines["open"]);
         Assert.Equal((0, 50, 2L, 1L), (open.Second, open.Users, open.Requests, open.Failures));
         Assert.Equal(new Dictionary<string, long> { ["http-413"] = 1 }, open.StatusCounts);
+        Assert.Equal(new Dictionary<string, long> { ["OK"] = 1 }, open.SuccessCounts);
         Assert.Equal((1L, 2_000L), (open.Latency.TotalCount, open.Latency.MaxMicroseconds));
         Assert.Equal((1L, 4_000L), (open.FailureLatency!.TotalCount, open.FailureLatency.MaxMicroseconds));
         Assert.Equal(30_000, open.IntendedLatency!.SumMicroseconds);
@@ -194,10 +196,12 @@ public sealed class RunRecorderTests : IDisposable
         Assert.Null(closed.IntendedLatency);
         Assert.Null(closed.FailureLatency);
         Assert.Null(closed.ServerTime);
+        Assert.Equal(new Dictionary<string, long> { [RunRecorder.SuccessStatus] = 1 }, closed.SuccessCounts);
         var closedLine = File.ReadAllText(RawRunFiles.SeriesPath(runDirectory, "closed"));
         Assert.DoesNotContain("intendedLatency", closedLine);
         Assert.DoesNotContain("failureLatency", closedLine);
         Assert.StartsWith("""{"second":2,"users":0,"requests":1,"failures":0,"statusCounts":{},"latency":""", closedLine);
+        Assert.Contains("\"successCounts\":{\"OK\":1}", closedLine);
 
         Assert.Equal([new RunEvent(1.25, "target-down", "open", "connection refused"), new RunEvent(2, "note", null, "ramp done")], run.Events);
         Assert.DoesNotContain("seriesId", File.ReadAllLines(RawRunFiles.EventsPath(runDirectory))[1]);

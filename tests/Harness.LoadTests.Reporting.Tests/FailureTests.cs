@@ -64,7 +64,7 @@ public sealed class FailureTests
         var oldSummary = SeriesSummary.ForRun(old).Single(s => s.Series.Mode == "iocp");
 
         Assert.Contains("| failed mean ms | failed p99 ms |", markdown, StringComparison.Ordinal);
-        Assert.Contains("| iocp | 400 | 200 | 100 | 100 | 100 | 100 | 100 | 200 | 50.0 % | 1.00 | 1.00 |", markdown, StringComparison.Ordinal);
+        Assert.Contains("| iocp | 400 | 200 | 100 | 100 | 100 | 100 | 100 | 100 | 100 | 200 | 50.0 % | 1.00 | 1.00 |", markdown, StringComparison.Ordinal);
         Assert.Contains("failed requests</th>", html, StringComparison.Ordinal);
         Assert.DoesNotContain("raw format 3", markdown, StringComparison.Ordinal);
         Assert.True(oldSummary.LatencyIncludesFailures);

@@ -41,15 +41,15 @@ public sealed partial class RenderingTests : IDisposable
             return int.Parse(match.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
         }
 
-        // ramp group: 3 classic + load, throughput, latency, vs-load, failures, 6 server charts = 14;
-        // soap group (iocp without server samples): 2 classic + 4 client + 6 server = 12;
-        // open-model group: 2 classic + 4 client + intended latency + 6 server = 13.
+        // ramp group: 3 classic + load, throughput, latency, vs-load, failures, spectrum, 3 heatmaps, 6 server charts = 18;
+        // soap group (iocp without server samples): 2 classic + 4 client + spectrum + 2 heatmaps + 6 server = 15;
+        // open-model group: 2 classic + 4 client + intended latency + spectrum + 2 heatmaps + 6 server = 16.
         _output.WriteLine(body.Value);
         Assert.Equal(0, Attribute("chart-errors"));
-        Assert.Equal(39, Attribute("charts-expected"));
+        Assert.Equal(49, Attribute("charts-expected"));
         Assert.Equal(0, Attribute("charts-blank"));
-        Assert.Equal(39, Attribute("charts-drawn"));
-        Assert.Equal(39, Regex.Count(dom, "<canvas"));
+        Assert.Equal(49, Attribute("charts-drawn"));
+        Assert.Equal(49, Regex.Count(dom, "<canvas"));
         Assert.DoesNotContain("class=\"notice error\"", dom, StringComparison.Ordinal);
     }
 
@@ -58,13 +58,60 @@ public sealed partial class RenderingTests : IDisposable
     {
         var dom = await RenderAsync(Runs.Repeated());
 
-        // 6 classic (one per repetition) + load, throughput, latency, server/queue time, vs-load + 6 server charts = 17.
+        // 6 classic (one per repetition) + load, throughput, latency, server/queue time, vs-load + spectrum + 6 heatmaps + 6 server charts = 24.
         var body = BodyTag().Match(dom).Value;
         _output.WriteLine(body);
         Assert.Contains("data-chart-errors=\"0\"", body, StringComparison.Ordinal);
-        Assert.Contains("data-charts-expected=\"17\"", body, StringComparison.Ordinal);
-        Assert.Contains("data-charts-drawn=\"17\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-expected=\"24\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-drawn=\"24\"", body, StringComparison.Ordinal);
         Assert.Contains("Modes over their repetitions", dom, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Every_chart_of_a_soak_draws_in_a_headless_browser()
+    {
+        var dom = await RenderAsync(SoakRuns.Run(SoakRuns.Series("threadpool", leak: false, drift: false), SoakRuns.Series("iocp", leak: true, drift: true)));
+
+        // 2 classic + 4 soak (p99, req/s, memory, threads) + load, throughput, latency, vs-load + spectrum + 2 heatmaps + 6 server charts = 19.
+        var body = BodyTag().Match(dom).Value;
+        _output.WriteLine(body);
+        Assert.Contains("data-chart-errors=\"0\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-expected=\"19\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-drawn=\"19\"", body, StringComparison.Ordinal);
+        Assert.Contains("Soak: memory", dom, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task The_charts_of_ramps_with_knees_draw_in_a_headless_browser()
+    {
+        var dom = await RenderAsync(Runs.Run([KneeTests.Ramp("threadpool", kneeAt: 12), KneeTests.Ramp("iocp", kneeAt: 32), KneeTests.Ramp("custompool", kneeAt: null)]));
+
+        // 3 classic + load, throughput, latency, vs-load + spectrum + 3 heatmaps (no server samples: one empty card) = 11.
+        var body = BodyTag().Match(dom).Value;
+        _output.WriteLine(body);
+        Assert.Contains("data-chart-errors=\"0\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-expected=\"11\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-drawn=\"11\"", body, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Every_chart_of_a_comparison_report_draws_in_a_headless_browser()
+    {
+        var browser = FindChromium();
+        Assert.True(browser is not null, InstallHint);
+        var files = ComparisonWriter.WriteAll(
+            MultiRunComparison.Build([CompareReportTests.RunOf("a", 100, 102, 104), CompareReportTests.RunOf("b", 120, 122, 124), CompareReportTests.RunOf("c", 90)]),
+            Path.Combine(_directory, "compare"), gatePercent: 5);
+
+        var dom = await DumpDomAsync(browser, files.Html);
+
+        // One compared series: response time, throughput, server threads and the percentile spectrum.
+        var body = BodyTag().Match(dom).Value;
+        _output.WriteLine(body);
+        Assert.Contains("data-chart-errors=\"0\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-expected=\"4\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-drawn=\"4\"", body, StringComparison.Ordinal);
+        Assert.Contains("Regression gate: <b>FAIL</b>", dom, StringComparison.Ordinal);
     }
 
     private async Task<string> RenderAsync(Recording.RunData run)

@@ -116,6 +116,8 @@ public sealed partial class ReportWriterTests : IDisposable
         string Cell(int row, string column) => lines[row].Split(',')[Array.IndexOf(header, column)];
         // Second 0: 4 successes (latency columns) and 1 failure of 5 ms (failure columns), 5 requests.
         Assert.Equal("0,4,5,1,5,1.5,1,3,3,3", string.Join(',', lines[1].Split(',').Take(10)));
+        Assert.Equal("3", Cell(1, "p99_9_ms"));
+        Assert.Equal("3", Cell(1, "p99_99_ms"));
         Assert.Equal("5", Cell(1, "failure_mean_ms"));
         Assert.Equal("5", Cell(1, "failure_p99_ms"));
         Assert.Equal(string.Empty, Cell(2, "failure_mean_ms"));
@@ -125,7 +127,7 @@ public sealed partial class ReportWriterTests : IDisposable
         Assert.Equal(string.Empty, Cell(1, "cpu_percent_of_one_core"));
         Assert.Equal("25", Cell(2, "cpu_percent_of_one_core"));
         Assert.Equal("35", Cell(2, "context_switches_per_s"));
-        Assert.Equal("3,8,0,0,0,,,,,,,,,,,,,,,,,,,0,,,,", lines[3]);
+        Assert.Equal("3,8,0,0,0,,,,,,,,,,,,,,,,,,,0,,,,,,", lines[3]);
         Assert.Equal("grpc-compute-iocp.csv", CsvReport.FileNameFor("grpc-compute-iocp"));
         Assert.Equal("a_b.csv", CsvReport.FileNameFor("a/b"));
     }
@@ -137,7 +139,7 @@ public sealed partial class ReportWriterTests : IDisposable
 
         Assert.Contains("# Run 20261122-011900", markdown, StringComparison.Ordinal);
         Assert.Contains("## grpc · call-third-party", markdown, StringComparison.Ordinal);
-        Assert.Contains("| mode | requests | req/s | mean ms | p50 ms | p90 ms | p99 ms | max ms | errors | error rate |", markdown, StringComparison.Ordinal);
+        Assert.Contains("| mode | requests | req/s | mean ms | p50 ms | p90 ms | p99 ms | p99.9 ms | p99.99 ms | max ms | errors | error rate |", markdown, StringComparison.Ordinal);
         Assert.Contains("| ÷ threadpool | mean |", markdown, StringComparison.Ordinal);
         Assert.Contains("intended mean ms", markdown, StringComparison.Ordinal);
         Assert.Contains("- threadpool: DeadlineExceeded 29", markdown, StringComparison.Ordinal);

@@ -38,6 +38,8 @@ public sealed record RunComparison(
     public const string P50Ms = "p50 ms";
     public const string P90Ms = "p90 ms";
     public const string P99Ms = "p99 ms";
+    public const string P999Ms = "p99.9 ms";
+    public const string P9999Ms = "p99.99 ms";
     public const string MaxMs = "max ms";
     public const string RequestsPerSecond = "req/s";
     public const string ErrorRate = "error rate";
@@ -168,6 +170,8 @@ public sealed record RunComparison(
             Change(P50Ms, a, b, s => s.Latency.P50Ms),
             Change(P90Ms, a, b, s => s.Latency.P90Ms),
             Change(P99Ms, a, b, s => s.Latency.P99Ms),
+            Change(P999Ms, a, b, s => s.Latency.P999Ms),
+            Change(P9999Ms, a, b, s => s.Latency.P9999Ms),
             Change(MaxMs, a, b, s => s.Latency.MaxMs),
             Change(RequestsPerSecond, a, b, s => s.RequestsPerSecond, lowerIsBetter: false),
             Change(ErrorRate, a, b, s => s.ErrorRate),
@@ -195,7 +199,7 @@ public sealed record RunComparison(
 
     private TextTable OverviewTable()
     {
-        string[] metrics = [MeanMs, P50Ms, P90Ms, P99Ms, MaxMs, RequestsPerSecond, ErrorRate, ContextSwitchesPerRequest];
+        string[] metrics = [MeanMs, P50Ms, P90Ms, P99Ms, P999Ms, P9999Ms, MaxMs, RequestsPerSecond, ErrorRate, ContextSwitchesPerRequest];
         var table = new TextTable(["series", .. metrics.Select(m => ">" + m)]);
         foreach (var series in Matched)
         {

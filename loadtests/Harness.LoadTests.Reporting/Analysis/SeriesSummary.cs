@@ -10,7 +10,24 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// </summary>
 public sealed record SeriesSummary
 {
+    private Lazy<SoakTrend> _soak = new(() => SoakTrend.Empty);
+    private Lazy<KneeResult> _knee = new(() => KneeResult.None);
+
     public required SeriesInfo Series { get; init; }
+
+    /// <summary>
+    /// The series' first and last windows after the warm-up and its trends (see <see cref="SoakTrend"/>), with the
+    /// default window of 10 %; computed on first use.
+    /// </summary>
+    public SoakTrend Soak => _soak.Value;
+
+    /// <summary>Computes <see cref="Soak"/> on first use (it merges the windows' histograms, which most reports never need).</summary>
+    internal Func<SoakTrend> SoakSource { init => _soak = new Lazy<SoakTrend>(value); }
+
+    /// <summary>Where the series leaves its ideal as its load rises (see <see cref="KneeResult"/>), with the default margin and sustain; computed on first use.</summary>
+    public KneeResult Knee => _knee.Value;
+
+    internal Func<KneeResult> KneeSource { init => _knee = new Lazy<KneeResult>(value); }
 
     /// <summary>
     /// Service time of the successful requests, from each one's send to its completion: what every ratio, threshold
@@ -45,6 +62,12 @@ public sealed record SeriesSummary
 
     /// <summary>Failures by status, most frequent first.</summary>
     public required IReadOnlyList<KeyValuePair<string, long>> FailuresByStatus { get; init; }
+
+    /// <summary>
+    /// Successes by the status they succeeded with (<c>OK</c> when the scenario gave none), most frequent first; empty
+    /// when the raw files do not count them (files written before they were, or a format 2 run).
+    /// </summary>
+    public IReadOnlyList<KeyValuePair<string, long>> SuccessesByStatus { get; init; } = [];
 
     /// <summary>Seconds recorded in the timeline after the warm-up: the seconds every figure comes from.</summary>
     public required int Seconds { get; init; }
@@ -118,11 +141,9 @@ public sealed record SeriesSummary
             ? LatencyHistogram.Merge(samples.Where(s => s.IntendedLatency is not null).Select(s => s.IntendedLatency!))
             : null;
         long requests = samples.Sum(s => s.Requests), failures = samples.Sum(s => s.Failures);
-        var byStatus = new Dictionary<string, long>(StringComparer.Ordinal);
-        foreach (var (status, count) in samples.SelectMany(s => s.StatusCounts))
-        {
-            byStatus[status] = byStatus.GetValueOrDefault(status) + count;
-        }
+        var byStatus = SumByStatus(samples.Select(s => s.StatusCounts));
+        // Only when every second counted its successes, or the counts would fall short of the successes.
+        var successes = samples.Count > 0 && samples.All(s => s.SuccessCounts is not null) ? SumByStatus(samples.Select(s => s.SuccessCounts!)) : [];
 
         var active = samples.Count(s => s.Users > 0 || s.Requests > 0);
         var server = rows.Where(r => r.HasServer).ToList();
@@ -145,7 +166,8 @@ public sealed record SeriesSummary
             Requests = requests,
             Failures = failures,
             ErrorRate = requests == 0 ? 0 : (double)failures / requests,
-            FailuresByStatus = [.. byStatus.OrderByDescending(p => p.Value).ThenBy(p => p.Key, StringComparer.Ordinal)],
+            FailuresByStatus = byStatus,
+            SuccessesByStatus = successes,
             Seconds = samples.Count,
             WarmUpSecondsLeftOut = ordered.Count - samples.Count,
             ActiveSeconds = active,
@@ -159,6 +181,8 @@ public sealed record SeriesSummary
             MeanCpuPercent = cpuSeconds is null || cpuSpan == 0 ? null : cpuSeconds / cpuSpan * 100,
             PeakWorkingSetMb = Peak(server, r => r.WorkingSetMb),
             Recoveries = Recovery.For(EventWindows.For(series, events ?? []), samples),
+            SoakSource = () => SoakTrend.From(series, samples),
+            KneeSource = () => Analysis.Knee.Find(series, samples),
         };
     }
 
@@ -190,6 +214,17 @@ public sealed record SeriesSummary
         var values = ordered.Select(s => (s.Second, Value: read(s))).Where(s => s.Value is not null).Select(s => (s.Second, Value: s.Value!.Value)).ToList();
         var start = values.FindIndex(s => !IsWarmUp(series, s.Second));
         return start < 0 ? [] : values[Math.Max(0, start - 1)..];
+    }
+
+    private static List<KeyValuePair<string, long>> SumByStatus(IEnumerable<IReadOnlyDictionary<string, long>> counts)
+    {
+        var sums = new Dictionary<string, long>(StringComparer.Ordinal);
+        foreach (var (status, count) in counts.SelectMany(c => c))
+        {
+            sums[status] = sums.GetValueOrDefault(status) + count;
+        }
+
+        return [.. sums.OrderByDescending(p => p.Value).ThenBy(p => p.Key, StringComparer.Ordinal)];
     }
 
     internal static IReadOnlyList<SecondSample> TimelineOf(RunData run, string seriesId) =>

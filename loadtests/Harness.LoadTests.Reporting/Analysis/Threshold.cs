@@ -17,6 +17,27 @@ public enum ThresholdMetric
     Threads,
     QueueLength,
     ContextSwitchesPerRequest,
+
+    /// <summary><c>knee</c>: the load (users, or arrival rate) at which a ramping series leaves its ideal; beyond its peak when it never did.</summary>
+    Knee,
+
+    /// <summary><c>soak.p99.drift</c>: % change of p99 from the first soak window to the last.</summary>
+    SoakP99Drift,
+
+    /// <summary><c>soak.rps.drift</c>: % change of successful req/s from the first soak window to the last.</summary>
+    SoakRpsDrift,
+
+    /// <summary><c>soak.memory.growth</c> in %/h: the working set's fitted slope ÷ the first window's level.</summary>
+    SoakMemoryGrowth,
+
+    /// <summary><c>soak.threads.growth</c> in /h: the OS threads' fitted slope, threads per hour.</summary>
+    SoakThreadsGrowth,
+
+    /// <summary><c>soak.threads.growth</c> in %/h: the OS threads' fitted slope ÷ the first window's level.</summary>
+    SoakThreadsGrowthPercent,
+
+    /// <summary><c>soak.errors</c> in %: failures ÷ requests after the warm-up.</summary>
+    SoakErrorRate,
 }
 
 public enum ThresholdOperator
@@ -50,10 +71,11 @@ public sealed partial record Threshold(
 {
     public const string Syntax =
         "Syntax: [scope:]metric operator value[unit], e.g. p99<4500ms, errors<1%, grpc-compute-iocp:mean<=5s, mode=iocp,stack=grpc:rps>=20. "
-        + "Metrics: mean, p<N> (p50, p90, p99, p99.9...), max, rps, errors, threads, queue, ctxsw; "
+        + "Metrics: mean, p<N> (p50, p90, p99, p99.9, p99.99...), max, rps, errors, threads, queue, ctxsw, knee (the load where a ramp leaves its ideal, e.g. knee>=32); "
         + "co-mean, co-p<N>, co-max for the latency from the intended start (open-model series only). "
         + "Operators: <, <=, >, >=. "
         + "Units: ms (the default), s, us for latency; % after errors for the error rate (no unit: a count of failures); none for rps, threads, queue, ctxsw. "
+        + "Soak (docs/report.md, 'Soak'): soak.p99.drift<10%, soak.rps.drift>-5%, soak.memory.growth<2%/h, soak.threads.growth<10%/h (or threads per hour: <20/h), soak.errors<0.1%. "
         + "Scope: a series id, or key=value pairs joined by ',' with keys stack, operation, mode, model, id.";
 
     private static readonly string[] ScopeKeys = ["stack", "operation", "mode", "model", "id"];
@@ -68,7 +90,9 @@ public sealed partial record Threshold(
         ThresholdMetric.ErrorCount or ThresholdMetric.ErrorRate => "errors",
         ThresholdMetric.Threads => "threads",
         ThresholdMetric.QueueLength => "queue",
-        _ => "ctxsw",
+        ThresholdMetric.ContextSwitchesPerRequest => "ctxsw",
+        ThresholdMetric.Knee => "knee",
+        _ => SoakMetricName,
     };
 
     public string OperatorText => Operator switch
@@ -82,6 +106,9 @@ public sealed partial record Threshold(
     public bool IsLatency => Metric is ThresholdMetric.Mean or ThresholdMetric.Percentile or ThresholdMetric.Max;
 
     /// <exception cref="FormatException">The text is not a threshold; the message says why and gives <see cref="Syntax"/>.</exception>
+    /// <summary>True for a default the run added (a soak's, docs/report.md) rather than one given with --assert.</summary>
+    public bool IsDefault { get; init; }
+
     public static Threshold Parse(string expression)
     {
         if (string.IsNullOrWhiteSpace(expression))
@@ -112,12 +139,24 @@ public sealed partial record Threshold(
         };
 
         var valueText = match.Groups["value"].Value;
-        if (!double.TryParse(valueText, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var value))
+        if (!double.TryParse(valueText, NumberStyles.AllowDecimalPoint | NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var value)
+            || valueText.Length == 0 || valueText is "-" or "+")
         {
             throw Error(expression, valueText.Length == 0 ? "the value is missing" : $"'{valueText}' is not a number");
         }
 
         var unit = match.Groups["unit"].Value.Trim().ToLowerInvariant();
+        if (IsSoakMetric(metric))
+        {
+            (metric, var soakLimit) = SoakLimit(expression, metric, value, unit);
+            return new Threshold(expression, seriesId, filters, metric, percentile, intended, op, soakLimit);
+        }
+
+        if (value < 0)
+        {
+            throw Error(expression, $"'{match.Groups["metric"].Value}' cannot be negative; only the soak drifts take a sign");
+        }
+
         double limit;
         if (metric is ThresholdMetric.Mean or ThresholdMetric.Percentile or ThresholdMetric.Max)
         {
@@ -185,6 +224,11 @@ public sealed partial record Threshold(
             };
         }
 
+        if (IsSoak)
+        {
+            return MeasureSoak(summary.Soak);
+        }
+
         return Metric switch
         {
             ThresholdMetric.RequestsPerSecond => summary.RequestsPerSecond,
@@ -192,6 +236,7 @@ public sealed partial record Threshold(
             ThresholdMetric.ErrorRate => summary.Requests == 0 ? null : summary.ErrorRate * 100,
             ThresholdMetric.Threads => summary.PeakThreads,
             ThresholdMetric.QueueLength => summary.PeakQueueLength,
+            ThresholdMetric.Knee => MeasureKnee(summary.Knee),
             _ => summary.ContextSwitchesPerRequest,
         };
     }
@@ -204,9 +249,16 @@ public sealed partial record Threshold(
         _ => actual >= Limit,
     };
 
+    /// <summary>The limit in this threshold's unit, as the tables and messages show it.</summary>
+    public string FormatLimit() => IsSoak ? FormatSoakLimit() : FormatValue(Limit);
+
     /// <summary>A figure in this threshold's unit, e.g. <c>4,213 ms</c>, <c>0.52 %</c>, <c>31</c>.</summary>
     public string FormatValue(double value) =>
-        IsLatency ? Format.Number(value) + " ms" : Metric == ThresholdMetric.ErrorRate ? Format.Number(value) + " %" : Format.Number(value);
+        IsLatency ? Format.Number(value) + " ms"
+        : IsSoak ? FormatSoakValue(value)
+        : Metric == ThresholdMetric.ErrorRate ? Format.Number(value) + " %"
+        : IsKnee ? Format.Plain(value)
+        : Format.Number(value);
 
     public override string ToString() => Expression;
 
@@ -277,6 +329,11 @@ public sealed partial record Threshold(
 
         if (!intended)
         {
+            if (SoakMetricOf(bare) is { } soak)
+            {
+                return (soak, null, false);
+            }
+
             switch (bare)
             {
                 case "rps":
@@ -289,6 +346,8 @@ public sealed partial record Threshold(
                     return (ThresholdMetric.QueueLength, null, false);
                 case "ctxsw":
                     return (ThresholdMetric.ContextSwitchesPerRequest, null, false);
+                case "knee":
+                    return (ThresholdMetric.Knee, null, false);
             }
         }
 
@@ -309,6 +368,6 @@ public sealed partial record Threshold(
         new($"Invalid threshold \"{expression}\": {reason}. {Syntax}");
 
     // Deliberately loose: each part is then checked on its own so the message can name what is wrong.
-    [GeneratedRegex(@"^(?<metric>[A-Za-z][A-Za-z0-9.\-]*)\s*(?<op>[<>=!]*)\s*(?<value>[0-9]*\.?[0-9]*)\s*(?<unit>[A-Za-zµ%/]*)$", RegexOptions.CultureInvariant)]
+    [GeneratedRegex(@"^(?<metric>[A-Za-z][A-Za-z0-9.\-]*)\s*(?<op>[<>=!]*)\s*(?<value>[-+]?[0-9]*\.?[0-9]*)\s*(?<unit>[A-Za-zµ%/]*)$", RegexOptions.CultureInvariant)]
     private static partial Regex BodyPattern();
 }

@@ -17,10 +17,14 @@ public sealed record ThresholdResult(Threshold Threshold, string? SeriesId, doub
 /// </summary>
 public static class ThresholdEvaluator
 {
+    /// <summary>
+    /// The thresholds, plus the soak defaults (<see cref="SoakDefaults"/>) when the run is a soak or a soak threshold
+    /// was given, checked against every series they match.
+    /// </summary>
     public static IReadOnlyList<ThresholdResult> Evaluate(RunData run, IEnumerable<Threshold> thresholds)
     {
         ArgumentNullException.ThrowIfNull(run);
-        return Evaluate(SeriesSummary.ForRun(run), thresholds);
+        return Evaluate(SeriesSummary.ForRun(run), SoakDefaults.With(run.Manifest, thresholds));
     }
 
     public static IReadOnlyList<ThresholdResult> Evaluate(IReadOnlyList<SeriesSummary> summaries, IEnumerable<Threshold> thresholds)
@@ -50,7 +54,21 @@ public static class ThresholdEvaluator
 
     private static ThresholdResult Single(Threshold threshold, SeriesSummary summary)
     {
-        var limit = threshold.FormatValue(threshold.Limit);
+        var limit = threshold.FormatLimit();
+        if (threshold.IsSoak)
+        {
+            var measured = threshold.Measure(summary);
+            return new ThresholdResult(threshold, summary.Series.Id, measured, measured is { } m && threshold.IsMetBy(m),
+                $"{threshold.DescribeSoak(summary.Soak)} (limit {threshold.OperatorText} {limit})");
+        }
+
+        if (threshold.IsKnee)
+        {
+            var knee = threshold.Measure(summary);
+            return new ThresholdResult(threshold, summary.Series.Id, knee is { } k && double.IsFinite(k) ? k : null, knee is { } m && threshold.IsMetBy(m),
+                $"{Threshold.DescribeKnee(summary.Knee, summary.IsOpenModel)} (limit {threshold.OperatorText} {limit})");
+        }
+
         if (threshold.Measure(summary) is not { } value)
         {
             return new ThresholdResult(threshold, summary.Series.Id, null, false, $"{threshold.MetricName} {threshold.OperatorText} {limit}: {NotMeasured(threshold)}");
@@ -63,7 +81,7 @@ public static class ThresholdEvaluator
     private static ThresholdResult Median(Threshold threshold, IReadOnlyList<SeriesSummary> repetitions)
     {
         var id = ModeComparison.ModeIdOf(repetitions[0].Series);
-        var limit = threshold.FormatValue(threshold.Limit);
+        var limit = threshold.FormatLimit();
         var values = repetitions.Select(threshold.Measure).OfType<double>().ToList();
         var spread = Spread.Of(values);
         if (spread is null)
@@ -95,7 +113,7 @@ public static class ThresholdEvaluator
         {
             table.Add(
                 result.Passed ? "pass" : "FAIL",
-                result.Threshold.Expression,
+                result.Threshold.Expression + (result.Threshold.IsDefault ? " (default)" : string.Empty),
                 result.SeriesId ?? Format.Missing,
                 result.Actual is { } a ? result.Threshold.FormatValue(a) : Format.Missing,
                 result.Message);

@@ -65,7 +65,7 @@ internal static class Format
 
     public static string Csv(double? value) => value is { } v && !double.IsNaN(v) ? Math.Round(v, 3).ToString("0.###", Invariant) : string.Empty;
 
-    public static string FailuresByStatus(IReadOnlyList<KeyValuePair<string, long>> byStatus) =>
+    public static string ByStatus(IReadOnlyList<KeyValuePair<string, long>> byStatus) =>
         byStatus.Count == 0 ? Missing : string.Join(", ", byStatus.Select(p => $"{p.Key} {p.Value.ToString("#,0", Invariant)}"));
 
     public static string Parameters(IReadOnlyDictionary<string, string> parameters) =>

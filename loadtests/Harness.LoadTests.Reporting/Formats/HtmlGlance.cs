@@ -28,7 +28,7 @@ internal static class HtmlGlance
 
         html.AppendLine("<div class=\"table-wrap\"><table class=\"data\">");
         html.AppendLine("<thead><tr><th class=\"text\">stack · operation</th><th class=\"text\">mode</th><th>peak users</th><th>requests</th><th>req/s</th>"
-            + "<th>mean ms</th><th>p99 ms</th><th>mean ÷ ideal</th><th>errors</th><th>peak threads</th><th>peak busy</th><th>ctx sw / req</th><th>peak MB</th>"
+            + "<th>mean ms</th><th>p99 ms</th><th>p99.9 ms</th><th>p99.99 ms</th><th>mean ÷ ideal</th><th>errors</th><th>peak threads</th><th>peak busy</th><th>ctx sw / req</th><th>peak MB</th>"
             + "<th class=\"sep\">mean vs base</th><th>p99 vs base</th><th>req/s vs base</th><th>ctx/req vs base</th></tr></thead><tbody>");
         foreach (var group in groups)
         {
@@ -66,6 +66,7 @@ internal static class HtmlGlance
         html.Append(CultureInfo.InvariantCulture,
             $"<td class=\"text\">{Chip(row.Label, colors[row.Label])}</td><td>{Format.Integer(s.PeakUsers)}</td><td>{Format.Integer(s.Requests)}</td>"
             + $"<td>{Format.Number(s.RequestsPerSecond)}</td><td>{LatencyCell(s, s.Latency.MeanMs)}</td><td>{LatencyCell(s, s.Latency.P99Ms)}</td>"
+            + $"<td>{LatencyCell(s, s.Latency.P999Ms)}</td><td>{LatencyCell(s, s.Latency.P9999Ms)}</td>"
             + $"<td>{Format.Ratio(ideal)}</td><td>{ErrorsCell(s)}</td><td>{Format.Integer(s.PeakThreads)}</td><td>{Format.Integer(s.PeakBusyThreads)}</td>"
             + $"<td>{Format.Number(s.ContextSwitchesPerRequest)}</td><td>{Format.Integer(s.PeakWorkingSetMb)}</td>");
     }
@@ -81,6 +82,7 @@ internal static class HtmlGlance
             $"<td class=\"text\">{Chip($"{mode.Label} ({mode.Rows.Count} runs)", colors[mode.Label])}</td><td>{Format.Integer(Median(s => s.PeakUsers))}</td>"
             + $"<td>{Format.Integer(Median(s => s.Requests))}</td><td>{Format.Number(mode.Of(ModeFigure.RequestsPerSecond)?.Median)}</td>"
             + $"<td>{Format.Number(mean)}</td><td>{Format.Number(mode.Of(ModeFigure.P99)?.Median)}</td>"
+            + $"<td>{Format.Number(mode.Of(ModeFigure.P999)?.Median)}</td><td>{Format.Number(mode.Of(ModeFigure.P9999)?.Median)}</td>"
             + $"<td>{Format.Ratio(idealMs is > 0 ? mean / idealMs : null)}</td><td>{(errors == 0 ? "0" : Format.Rate(errors))}</td>"
             + $"<td>{Format.Integer(mode.Of(ModeFigure.PeakThreads)?.Median)}</td><td>{Format.Integer(Median(s => s.PeakBusyThreads))}</td>"
             + $"<td>{Format.Number(mode.Of(ModeFigure.ContextSwitchesPerRequest)?.Median)}</td><td>{Format.Integer(Median(s => s.PeakWorkingSetMb))}</td>");

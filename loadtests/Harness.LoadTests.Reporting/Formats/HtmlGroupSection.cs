@@ -8,7 +8,9 @@ namespace Harness.LoadTests.Reporting.Formats;
 /// <summary>The section of the HTML report for one (stack, operation) group: its tables, its charts' place, its events.</summary>
 internal static class HtmlGroupSection
 {
-    public static void Append(StringBuilder html, ModeComparisonGroup group, GroupModel model, IReadOnlyDictionary<string, string> colors, int index)
+    /// <param name="soak">The run's soak verdicts when it is judged as a soak, else null (no soak section).</param>
+    public static void Append(
+        StringBuilder html, ModeComparisonGroup group, GroupModel model, IReadOnlyDictionary<string, string> colors, int index, IReadOnlyList<ThresholdResult>? soak)
     {
         html.AppendLine(CultureInfo.InvariantCulture, $"<section class=\"panel group\" id=\"g-{E(group.Key)}\">");
         html.AppendLine(CultureInfo.InvariantCulture, $"<h2>{E(group.Title)}</h2>");
@@ -25,16 +27,25 @@ internal static class HtmlGroupSection
             + "Queue: work items waiting to start. ctx sw / req: growth of the target's voluntary + involuntary context switches over the series ÷ requests. "
             + "CPU %: CPU time ÷ wall time between the first and last scrape, in % of one core (100 % = one core busy). — : not measured (no server samples).</p>");
 
-        var failing = group.Rows.Where(r => r.Summary.FailuresByStatus.Count > 0).ToList();
-        if (failing.Count > 0)
+        foreach (var (title, read) in new (string, Func<SeriesSummary, IReadOnlyList<KeyValuePair<string, long>>>)[]
+            { ("Successes by status", s => s.SuccessesByStatus), ("Failures by status", s => s.FailuresByStatus) })
         {
-            html.Append("<p class=\"note\"><b>Failures by status</b> — ");
-            html.AppendJoin(" · ", failing.Select(r => $"{E(r.Label)}: {E(Format.FailuresByStatus(r.Summary.FailuresByStatus))}"));
-            html.AppendLine("</p>");
+            var counted = group.Rows.Where(r => read(r.Summary).Count > 0).ToList();
+            if (counted.Count > 0)
+            {
+                html.Append(CultureInfo.InvariantCulture, $"<p class=\"note\"><b>{title}</b> — ");
+                html.AppendJoin(" · ", counted.Select(r => $"{E(r.Label)}: {E(Format.ByStatus(read(r.Summary)))}"));
+                html.AppendLine("</p>");
+            }
         }
 
+        AppendKnees(html, group, colors);
         HtmlSummaryTable.AppendServerTime(html, group, colors);
         AppendRecoveries(html, group, colors);
+        if (soak is not null)
+        {
+            HtmlSoakSection.Append(html, group, colors, soak);
+        }
 
         foreach (var row in group.Rows.Where(r => r.Summary.ServerSamples == 0))
         {
@@ -74,6 +85,21 @@ internal static class HtmlGroupSection
         }
 
         html.AppendLine("</section>");
+    }
+
+    private static void AppendKnees(StringBuilder html, ModeComparisonGroup group, IReadOnlyDictionary<string, string> colors)
+    {
+        var ramps = group.Rows.Where(r => r.Summary.Knee.IsRamp).ToList();
+        if (ramps.Count == 0)
+        {
+            return;
+        }
+
+        html.Append(CultureInfo.InvariantCulture,
+            $"<p class=\"note knees\"><b>Knee</b> (the lowest load from which, {Knee.DefaultSustain} levels in a row, the mean latency is more than "
+            + $"{Format.Plain(Knee.DefaultMargin * 100)} % above the ideal or the throughput more than {Format.Plain(Knee.DefaultMargin * 100)} % below the lowest level's scaled with the load) — ");
+        html.AppendJoin(" · ", ramps.Select(r => $"{Chip(r.Label, colors[r.Label])} {E(Threshold.DescribeKnee(r.Summary.Knee, r.Summary.IsOpenModel))}"));
+        html.AppendLine("</p>");
     }
 
     private static void AppendRecoveries(StringBuilder html, ModeComparisonGroup group, IReadOnlyDictionary<string, string> colors)

@@ -20,12 +20,19 @@ public static class HtmlReport
     // The default encoder escapes <, >, & and quotes, so the JSON cannot close its <script> element.
     private static readonly JsonSerializerOptions JsonOptions = new() { PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
 
-    private static readonly Lazy<string> ChartScript = new(() => ScriptSafe(StripSourceMap(Resource("chart.js"))));
+    /// <summary>Chart.js, ready to inline.</summary>
+    internal static readonly Lazy<string> ChartScript = new(() => ScriptSafe(StripSourceMap(Resource("chart.js"))));
     // web/charts/: the shared helpers first, main (which draws every group) last.
-    private static readonly string[] PageScripts = ["base.js", "classic.js", "client.js", "server.js", "main.js"];
+    private static readonly string[] PageScripts = ["base.js", "classic.js", "client.js", "server.js", "soak.js", "tail.js", "main.js"];
 
     private static readonly Lazy<string> PageScript = new(() => ScriptSafe(string.Join('\n', PageScripts.Select(name => Resource("charts." + name)))));
-    private static readonly Lazy<string> StyleSheet = new(() => Resource("report.css"));
+    internal static readonly Lazy<string> StyleSheet = new(() => Resource("report.css"));
+
+    /// <summary>Some of web/charts/*.js, in the order given, ready to inline (the comparison page uses its own set).</summary>
+    internal static string Scripts(params string[] names) => ScriptSafe(string.Join('\n', names.Select(name => Resource("charts." + name))));
+
+    /// <summary>The page's data as inline JSON: the serializer escapes &lt;, &gt; and &amp;, so it cannot end its element.</summary>
+    internal static string Json<T>(T model) => JsonSerializer.Serialize(model, JsonOptions);
 
     /// <param name="run">The run.</param>
     /// <param name="thresholds">Threshold results, when thresholds were given.</param>
@@ -35,7 +42,8 @@ public static class HtmlReport
         ArgumentNullException.ThrowIfNull(run);
         var summaries = SeriesSummary.ForRun(run);
         var groups = ModeComparison.Build(run.Manifest, summaries);
-        var model = ReportModel.Build(run, groups);
+        var soak = SoakDefaults.Verdicts(run.Manifest, summaries, thresholds);
+        var model = ReportModel.Build(run, groups, soak is not null);
         var colors = ReportModel.ColorsFor(run, groups);
         var m = run.Manifest;
 
@@ -69,7 +77,7 @@ public static class HtmlReport
 
         for (var i = 0; i < groups.Count; i++)
         {
-            HtmlGroupSection.Append(html, groups[i], model.Groups[i], colors, i);
+            HtmlGroupSection.Append(html, groups[i], model.Groups[i], colors, i, soak);
         }
 
         AppendEventsAndSettings(html, run);
@@ -148,7 +156,7 @@ public static class HtmlReport
         foreach (var t in thresholds)
         {
             html.AppendLine(CultureInfo.InvariantCulture,
-                $"<tr><td class=\"text {(t.Passed ? "pass" : "fail")}\">{(t.Passed ? "pass" : "FAIL")}</td><td class=\"text\"><code>{E(t.Threshold.Expression)}</code></td>"
+                $"<tr><td class=\"text {(t.Passed ? "pass" : "fail")}\">{(t.Passed ? "pass" : "FAIL")}</td><td class=\"text\"><code>{E(t.Threshold.Expression)}</code>{(t.Threshold.IsDefault ? " (default)" : string.Empty)}</td>"
                 + $"<td class=\"text\">{E(t.SeriesId ?? Format.Missing)}</td><td>{E(t.Actual is { } a ? t.Threshold.FormatValue(a) : Format.Missing)}</td><td class=\"wrap\">{E(t.Message)}</td></tr>");
         }
 

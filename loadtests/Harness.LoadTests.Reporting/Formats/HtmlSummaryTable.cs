@@ -14,7 +14,7 @@ internal static class HtmlSummaryTable
         var allRequests = group.Rows.Any(r => r.Summary.LatencyIncludesFailures);
         html.AppendLine("<div class=\"table-wrap\"><table class=\"data\"><thead>");
         html.Append(CultureInfo.InvariantCulture,
-            $"<tr><th></th><th class=\"band\" colspan=\"2\">client</th><th class=\"band sep\" colspan=\"5\">{(allRequests ? "every request (format 2 run)" : "successful requests")}: service time, ms</th>"
+            $"<tr><th></th><th class=\"band\" colspan=\"2\">client</th><th class=\"band sep\" colspan=\"7\">{(allRequests ? "every request (format 2 run)" : "successful requests")}: service time, ms</th>"
             + $"<th class=\"band sep\" colspan=\"4\">failed requests</th>");
         if (open)
         {
@@ -22,7 +22,7 @@ internal static class HtmlSummaryTable
         }
 
         html.AppendLine(CultureInfo.InvariantCulture, $"<th class=\"band sep\" colspan=\"6\">server</th><th class=\"band sep\" colspan=\"5\">÷ {E(group.Baseline)}</th></tr>");
-        html.Append("<tr><th class=\"text\">mode</th><th>requests</th><th>req/s</th><th class=\"sep\">mean</th><th>p50</th><th>p90</th><th>p99</th><th>max</th>"
+        html.Append("<tr><th class=\"text\">mode</th><th>requests</th><th>req/s</th><th class=\"sep\">mean</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>p99.99</th><th>max</th>"
             + "<th class=\"sep\">errors</th><th>error rate</th><th>mean ms</th><th>p99 ms</th>");
         if (open)
         {
@@ -39,7 +39,8 @@ internal static class HtmlSummaryTable
             html.Append(row.ModeLabel == group.Baseline ? "<tr class=\"baseline\">" : "<tr>");
             html.Append(CultureInfo.InvariantCulture,
                 $"<td class=\"text\">{Chip(row.Label, colors[row.Label])}</td><td>{Format.Integer(s.Requests)}</td><td>{Format.Number(s.RequestsPerSecond)}</td>"
-                + $"<td class=\"sep\">{LatencyCell(s, l.MeanMs)}</td><td>{LatencyCell(s, l.P50Ms)}</td><td>{LatencyCell(s, l.P90Ms)}</td><td>{LatencyCell(s, l.P99Ms)}</td><td>{LatencyCell(s, l.MaxMs)}</td>"
+                + $"<td class=\"sep\">{LatencyCell(s, l.MeanMs)}</td><td>{LatencyCell(s, l.P50Ms)}</td><td>{LatencyCell(s, l.P90Ms)}</td><td>{LatencyCell(s, l.P99Ms)}</td>"
+                + $"<td>{LatencyCell(s, l.P999Ms)}</td><td>{LatencyCell(s, l.P9999Ms)}</td><td>{LatencyCell(s, l.MaxMs)}</td>"
                 + $"<td class=\"sep\">{Format.Integer(s.Failures)}</td><td>{Format.Rate(s.Requests == 0 ? null : s.ErrorRate)}</td>"
                 + $"<td>{Format.Number(f?.MeanMs)}</td><td>{Format.Number(f?.P99Ms)}</td>");
             if (open)

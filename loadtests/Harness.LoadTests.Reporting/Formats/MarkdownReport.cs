@@ -15,7 +15,9 @@ public static class MarkdownReport
     {
         ArgumentNullException.ThrowIfNull(run);
         var m = run.Manifest;
-        var groups = ModeComparison.Build(run);
+        var summaries = SeriesSummary.ForRun(run);
+        var groups = ModeComparison.Build(m, summaries);
+        var soak = SoakDefaults.Verdicts(m, summaries, thresholds);
         var md = new StringBuilder();
         md.AppendLine(CultureInfo.InvariantCulture, $"# Run {m.RunId}");
         md.AppendLine();
@@ -75,15 +77,32 @@ public static class MarkdownReport
                 md.Append(ModesTable(group).ToMarkdown());
             }
 
-            var failing = group.Rows.Where(r => r.Summary.FailuresByStatus.Count > 0).ToList();
-            if (failing.Count > 0)
+            if (group.Rows.Where(r => r.Summary.Knee.IsRamp).ToList() is { Count: > 0 } ramps)
             {
                 md.AppendLine();
-                md.AppendLine("Failures by status:");
+                md.AppendLine(CultureInfo.InvariantCulture,
+                    $"Knee (the lowest load from which, {Knee.DefaultSustain} levels in a row, the mean latency is more than {Format.Plain(Knee.DefaultMargin * 100)} % above the ideal "
+                    + $"or the throughput more than {Format.Plain(Knee.DefaultMargin * 100)} % below the lowest level's scaled with the load):");
                 md.AppendLine();
-                foreach (var row in failing)
+                foreach (var row in ramps)
                 {
-                    md.AppendLine(CultureInfo.InvariantCulture, $"- {row.Label}: {Format.FailuresByStatus(row.Summary.FailuresByStatus)}");
+                    md.AppendLine(CultureInfo.InvariantCulture, $"- {row.Label}: {Threshold.DescribeKnee(row.Summary.Knee, row.Summary.IsOpenModel)}");
+                }
+            }
+
+            foreach (var (title, read) in new (string, Func<SeriesSummary, IReadOnlyList<KeyValuePair<string, long>>>)[]
+                { ("Successes by status", s => s.SuccessesByStatus), ("Failures by status", s => s.FailuresByStatus) })
+            {
+                var counted = group.Rows.Where(r => read(r.Summary).Count > 0).ToList();
+                if (counted.Count > 0)
+                {
+                    md.AppendLine();
+                    md.AppendLine(CultureInfo.InvariantCulture, $"{title}:");
+                    md.AppendLine();
+                    foreach (var row in counted)
+                    {
+                        md.AppendLine(CultureInfo.InvariantCulture, $"- {row.Label}: {Format.ByStatus(read(row.Summary))}");
+                    }
                 }
             }
 
@@ -103,6 +122,11 @@ public static class MarkdownReport
                     + $"successful req/s of the {Recovery.BaselineSeconds} s before the window, p99 ≤ {Recovery.P99Factor:0.0#} × theirs):");
                 md.AppendLine();
                 md.Append(recoveries.ToMarkdown());
+            }
+
+            if (soak is not null)
+            {
+                MarkdownSoak.Append(md, group, soak);
             }
         }
 
@@ -129,7 +153,7 @@ public static class MarkdownReport
         var open = group.Rows.Any(r => r.Summary.IntendedLatency is not null);
         List<string> headers =
         [
-            "mode", ">requests", ">req/s", ">mean ms", ">p50 ms", ">p90 ms", ">p99 ms", ">max ms", ">errors", ">error rate",
+            "mode", ">requests", ">req/s", ">mean ms", ">p50 ms", ">p90 ms", ">p99 ms", ">p99.9 ms", ">p99.99 ms", ">max ms", ">errors", ">error rate",
             ">failed mean ms", ">failed p99 ms",
         ];
         if (open)
@@ -147,7 +171,7 @@ public static class MarkdownReport
             List<string> cells =
             [
                 row.Label, Format.Integer(s.Requests), Format.Number(s.RequestsPerSecond),
-                Latency(l.MeanMs), Latency(l.P50Ms), Latency(l.P90Ms), Latency(l.P99Ms), Latency(l.MaxMs),
+                Latency(l.MeanMs), Latency(l.P50Ms), Latency(l.P90Ms), Latency(l.P99Ms), Latency(l.P999Ms), Latency(l.P9999Ms), Latency(l.MaxMs),
                 Format.Integer(s.Failures), Format.Rate(s.Requests == 0 ? null : s.ErrorRate),
                 Format.Number(s.FailureLatency is { Count: > 0 } f ? f.MeanMs : null), Format.Number(s.FailureLatency is { Count: > 0 } g ? g.P99Ms : null),
             ];
@@ -213,7 +237,7 @@ public static class MarkdownReport
         var open = group.Rows.Any(r => r.Summary.IntendedLatency is not null);
         ModeFigure[] figures =
         [
-            ModeFigure.Mean, ModeFigure.P50, ModeFigure.P90, ModeFigure.P99, ModeFigure.Max, ModeFigure.RequestsPerSecond,
+            ModeFigure.Mean, ModeFigure.P50, ModeFigure.P90, ModeFigure.P99, ModeFigure.P999, ModeFigure.P9999, ModeFigure.Max, ModeFigure.RequestsPerSecond,
             ModeFigure.ErrorRate, ModeFigure.PeakThreads, ModeFigure.ContextSwitchesPerRequest,
             .. open ? [ModeFigure.IntendedMean, ModeFigure.IntendedP99] : Array.Empty<ModeFigure>(),
         ];

@@ -21,10 +21,18 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
 
     private static readonly string[] Palette = ["#8f5bbf", "#e39b1b", "#5c6b7a", "#c2571a", "#3d9a3d", "#b5407f", "#2bb3c0", "#7a5c3d"];
 
-    public static ReportModel Build(RunData run, IReadOnlyList<ModeComparisonGroup> groups)
+    /// <param name="run">The run.</param>
+    /// <param name="groups">Its groups.</param>
+    /// <param name="soak">True when the run is judged as a soak: each group carries its series' soak windows and trends.</param>
+    public static ReportModel Build(RunData run, IReadOnlyList<ModeComparisonGroup> groups, bool soak = false)
     {
         var colors = ColorsFor(run, groups);
-        return new ReportModel([.. groups.Select(g => BuildGroup(run, g, colors))]);
+        return new ReportModel([.. groups.Select(g => BuildGroup(run, g, colors) with
+        {
+            Soak = soak ? SoakSeriesModel.For(g, colors) : null,
+            Spectra = TailModel.Spectra(g, colors),
+            Heatmap = TailModel.Heatmap(run, g, colors),
+        })]);
     }
 
     /// <summary>
@@ -66,7 +74,10 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
         {
             var info = row.Summary.Series;
             var samples = SeriesSummary.TimelineOf(run, info.Id);
-            series.Add(BuildSeries(row, samples, colors[row.Label]));
+            series.Add(BuildSeries(row.Label, row.Summary, samples, colors[row.Label]) with
+            {
+                Knee = row.Summary.Knee.At is { } knee ? new KneeModel(knee.Load, knee.FromSecond, row.Summary.Knee.Reason == KneeReason.Throughput ? "throughput" : "latency") : null,
+            });
         }
 
         var length = series.Count == 0 ? 0 : series.Max(s => s.Timeline.Users.Count);
@@ -100,9 +111,10 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             cores > 0 ? "the target's processor count (harness_info)" : "the load machine's processor count");
     }
 
-    private static SeriesModel BuildSeries(ModeRow row, IReadOnlyList<SecondSample> samples, string color)
+    /// <summary>One series' chart data: its per-second columns and its response time per load level.</summary>
+    internal static SeriesModel BuildSeries(string label, SeriesSummary summary, IReadOnlyList<SecondSample> samples, string color)
     {
-        var info = row.Summary.Series;
+        var info = summary.Series;
         var rows = SecondRow.From(samples);
         var length = rows.Count == 0 ? 0 : rows[^1].Second + 1;
         var byIndex = new SecondRow?[length];
@@ -141,11 +153,11 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
 
         return new SeriesModel(
             info.Id,
-            row.Label,
+            label,
             info.Mode,
             info.Model,
             color,
-            row.Summary.ServerSamples > 0,
+            summary.ServerSamples > 0,
             Round(info.IdealLatencyMs),
             Round(info.IdealThroughput),
             Round(info.WarmUpSeconds) ?? 0,
@@ -253,7 +265,17 @@ internal sealed record GroupModel(
     IReadOnlyList<WarmUpModel> WarmUps,
     int Length,
     int Cores,
-    string CoresSource);
+    string CoresSource)
+{
+    /// <summary>The soak windows and trends of each series, when the run is judged as a soak; else null.</summary>
+    public IReadOnlyList<SoakSeriesModel>? Soak { get; init; }
+
+    /// <summary>Each series' percentile spectrum, after the warm-up.</summary>
+    public IReadOnlyList<SpectrumSeriesModel> Spectra { get; init; } = [];
+
+    /// <summary>The group's latency heatmaps, on one shared latency range.</summary>
+    public HeatmapModel? Heatmap { get; init; }
+}
 
 internal sealed record SeriesModel(
     string Id,
@@ -267,7 +289,16 @@ internal sealed record SeriesModel(
     double WarmUpSeconds,
     string? IdealMethod,
     TimelineModel Timeline,
-    ByUsersModel ByUsers);
+    ByUsersModel ByUsers)
+{
+    /// <summary>Where a ramp left its ideal, marked on its charts; null when it did not (or is not a ramp).</summary>
+    public KneeModel? Knee { get; init; }
+}
+
+/// <param name="Load">The knee's users (or arrival rate), on the response-time-against-load chart.</param>
+/// <param name="Second">The series second its level began, on the classic chart.</param>
+/// <param name="Reason"><c>latency</c> or <c>throughput</c>.</param>
+internal sealed record KneeModel(int Load, int Second, string Reason);
 
 /// <summary>
 /// Per-second columns; index = second since the series started. Latency in ms (successful requests; server and queue

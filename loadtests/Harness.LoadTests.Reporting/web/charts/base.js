@@ -1,5 +1,5 @@
 // The shared part of the report's chart scripts (web/charts/*.js, inlined in this order: base, classic, client,
-// server, main). It reads the inline JSON (#report-data), sets Chart.js' defaults and holds the helpers every
+// server, soak, tail, main). It reads the inline JSON (#report-data), sets Chart.js' defaults and holds the helpers every
 // chart family uses, on the one global window.HarnessReport.
 // When done, main.js records on <body>: data-charts-expected, data-charts-drawn (charts that plotted at least one
 // point and left ink on their canvas), data-charts-blank and data-chart-errors; the rendering test reads them.
@@ -185,6 +185,40 @@ window.HarnessReport = (function () {
     };
   };
 
+  // Where ramps left their ideal: a dashed vertical line per mark ({ x, color, label }), labelled at the top.
+  H.kneePlugin = function (marks) {
+    return {
+      id: 'harnessKnees',
+      afterDatasetsDraw: function (chart) {
+        var a = chart.chartArea;
+        var x = chart.scales.x;
+        var ctx = chart.ctx;
+        ctx.save();
+        marks.forEach(function (m, i) {
+          var px = x.getPixelForValue(m.x);
+          if (px < a.left - 0.5 || px > a.right + 0.5) {
+            return;
+          }
+
+          ctx.strokeStyle = m.color;
+          ctx.lineWidth = 1.6;
+          ctx.setLineDash([3, 3]);
+          ctx.beginPath();
+          ctx.moveTo(px, a.top);
+          ctx.lineTo(px, a.bottom);
+          ctx.stroke();
+          ctx.setLineDash([]);
+          ctx.fillStyle = m.color;
+          ctx.font = 'bold 9px sans-serif';
+          ctx.textAlign = 'left';
+          ctx.textBaseline = 'top';
+          ctx.fillText(m.label, Math.max(a.left, Math.min(px + 3, a.right - 90)), a.top + 30 + (i * 11));
+        });
+        ctx.restore();
+      },
+    };
+  };
+
   H.card = function (container, title, caption, wide) {
     var div = document.createElement('div');
     div.className = 'chart-card' + (wide ? ' wide' : '');
@@ -289,7 +323,8 @@ window.HarnessReport = (function () {
     };
   };
 
-  H.timeChart = function (container, group, title, caption, unit, datasets, wide) {
+  // extraPlugins: drawn besides the group's events (e.g. the soak windows).
+  H.timeChart = function (container, group, title, caption, unit, datasets, wide, extraPlugins) {
     var canvas = H.card(container, title, caption, wide);
     H.draw(canvas, {
       type: 'line',
@@ -300,7 +335,7 @@ window.HarnessReport = (function () {
         scales: { x: H.timeScale(group), y: H.valueScale(unit) },
         plugins: { tooltip: H.tooltips(unit, 'second') },
       },
-      plugins: [H.eventPlugin(group)],
+      plugins: [H.eventPlugin(group)].concat(extraPlugins || []),
     }, title);
   };
 

@@ -33,7 +33,8 @@
           },
           plugins: { tooltip: H.tooltips('', 'second') },
         },
-        plugins: [H.eventPlugin(group, s.label)],
+        plugins: [H.eventPlugin(group, s.label)].concat(s.knee
+          ? [H.kneePlugin([{ x: s.knee.second, color: s.color, label: 'knee: ' + s.knee.load + (s.model === 'open' ? ' req/s' : ' users') }])] : []),
       }, title);
     });
   };

@@ -49,8 +49,12 @@
       levels.push(H.line(s.label + ' mean', s.color, mean, { borderWidth: 2, pointRadius: 2.5 }));
       levels.push(H.line(s.label + ' p99', s.color, p99, { borderDash: [6, 4], borderWidth: 1.2, pointRadius: 2, pointStyle: 'rectRot' }));
     });
+    var knees = group.series.filter(function (s) { return s.knee; }).map(function (s) {
+      return { x: s.knee.load, color: s.color, label: 'knee ' + s.label + ' ' + s.knee.load };
+    });
     var canvas = H.card(grid, 'Response time against load', 'mean (solid) and p99 (dashed) of the successful requests completed while each ' +
       (v.open ? 'users level / arrival rate' : 'users level') + ' was applied' +
+      (knees.length ? '; dashed verticals: where each ramp left its ideal (knee)' : '') +
       (group.series.some(function (s) { return s.idealLatencyMs !== null; }) ? '; dotted: ideal latency' + H.idealMethods(group) : ''));
     H.draw(canvas, {
       type: 'line',
@@ -63,6 +67,7 @@
         },
         plugins: { tooltip: Object.assign(H.tooltips(v.unit, v.open ? 'load' : 'users'), { mode: 'nearest', intersect: false }) },
       },
+      plugins: [H.kneePlugin(knees)],
     }, 'Response time against load');
   }
 

@@ -16,10 +16,18 @@
     try {
       var v = H.view(group);
       H.drawClassic(group, host, v);
+      if (group.soak) {
+        var soak = document.createElement('div');
+        soak.className = 'charts soak';
+        host.appendChild(soak);
+        H.drawSoak(group, soak, v);
+      }
+
       var grid = document.createElement('div');
       grid.className = 'charts';
       host.appendChild(grid);
       H.drawClient(group, grid, v);
+      H.drawTail(group, grid, v);
       H.drawServer(group, grid, v);
     } catch (e) {
       H.report('The charts of ' + group.title + ' failed: ' + e.message);

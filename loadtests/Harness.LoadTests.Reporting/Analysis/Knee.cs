@@ -1,0 +1,142 @@
+using Harness.LoadTests.Recording;
+
+namespace Harness.LoadTests.Reporting.Analysis;
+
+/// <summary>One load level of a ramp: consecutive seconds at one users count (open model: arrival rate).</summary>
+/// <param name="Load">Users, or the arrival rate per second.</param>
+/// <param name="FromSecond">Its first series second.</param>
+/// <param name="Seconds">Recorded seconds at this load.</param>
+/// <param name="MeanMs">Mean latency of its successful requests, from their merged histogram; null when none succeeded.</param>
+/// <param name="SuccessesPerSecond">Its successful requests ÷ its seconds.</param>
+public sealed record LoadLevel(int Load, int FromSecond, int Seconds, double? MeanMs, double SuccessesPerSecond);
+
+/// <summary>Why a level left the ideal.</summary>
+public enum KneeReason
+{
+    /// <summary>Its mean latency was above the ideal latency by more than the margin.</summary>
+    Latency,
+
+    /// <summary>Its throughput fell below the throughput of the lowest level scaled linearly with load, by more than the margin.</summary>
+    Throughput,
+}
+
+/// <summary>
+/// Where a ramping series leaves its ideal (docs/report.md, "Knee"): the lowest load level from which, for
+/// <see cref="Knee.DefaultSustain"/> levels in a row, the mean latency is above the ideal line by more than the margin
+/// or the throughput no longer rises with the load.
+/// </summary>
+/// <param name="IsRamp">True when the load rose through at least three levels after the warm-up; else there is no knee to find.</param>
+/// <param name="Levels">The levels of the ramp, in order, up to where the load first fell.</param>
+/// <param name="IdealMs">The ideal latency: the series' <see cref="SeriesInfo.IdealLatencyMs"/>, else the lowest level's mean.</param>
+/// <param name="IdealIsMeasured">True when <paramref name="IdealMs"/> is the series' ideal, false when it is the lowest level's mean.</param>
+/// <param name="At">The knee's level; null when the series stayed ideal through its peak (or is not a ramp).</param>
+/// <param name="Reason">What the knee's level broke first (latency when both).</param>
+public sealed record KneeResult(bool IsRamp, IReadOnlyList<LoadLevel> Levels, double? IdealMs, bool IdealIsMeasured, LoadLevel? At, KneeReason? Reason)
+{
+    public static KneeResult None { get; } = new(false, [], null, false, null, null);
+
+    /// <summary>The highest load of the ramp.</summary>
+    public int PeakLoad => Levels.Count == 0 ? 0 : Levels.Max(l => l.Load);
+}
+
+/// <summary>Finds the knee of a ramping series (<see cref="KneeResult"/>).</summary>
+public static class Knee
+{
+    /// <summary>How far above the ideal latency (or below the ideal throughput) a level must be: 20 %.</summary>
+    public const double DefaultMargin = 0.2;
+
+    /// <summary>Consecutive levels that must all be off the ideal.</summary>
+    public const int DefaultSustain = 3;
+
+    /// <summary>Levels a series needs to be a ramp.</summary>
+    public const int MinimumLevels = 3;
+
+    /// <param name="series">The series; its warm-up is left out.</param>
+    /// <param name="timeline">Its whole timeline.</param>
+    /// <param name="margin">How far off the ideal counts, e.g. 0.2 for 20 %.</param>
+    /// <param name="sustain">Consecutive levels that must be off the ideal; to the end of the ramp counts when at least two remain.</param>
+    public static KneeResult Find(SeriesInfo series, IReadOnlyList<SecondSample> timeline, double margin = DefaultMargin, int sustain = DefaultSustain)
+    {
+        ArgumentNullException.ThrowIfNull(series);
+        ArgumentNullException.ThrowIfNull(timeline);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(margin);
+        ArgumentOutOfRangeException.ThrowIfLessThan(sustain, 1);
+        // Seconds are grouped before any histogram is merged: a constant load (a soak of hours) costs no merge.
+        var groups = Groups(SeriesSummary.Measured(series, timeline));
+        if (groups.Count < MinimumLevels)
+        {
+            return KneeResult.None;
+        }
+
+        var levels = groups.Select(LevelOf).ToList();
+        if (levels[0].MeanMs is null)
+        {
+            return KneeResult.None with { Levels = levels };
+        }
+
+        var first = levels[0];
+        var ideal = series.IdealLatencyMs is > 0 ? series.IdealLatencyMs.Value : first.MeanMs!.Value;
+        KneeReason? Off(LoadLevel level)
+        {
+            if (level.MeanMs is not { } mean || mean > ideal * (1 + margin))
+            {
+                return KneeReason.Latency;
+            }
+
+            var linear = first.SuccessesPerSecond * level.Load / first.Load;
+            return level.SuccessesPerSecond < (1 - margin) * linear ? KneeReason.Throughput : null;
+        }
+
+        for (var i = 0; i < levels.Count; i++)
+        {
+            var run = levels.Skip(i).Take(sustain).ToList();
+            if ((run.Count == sustain || (i + run.Count == levels.Count && run.Count >= Math.Min(sustain, 2))) && run.All(l => Off(l) is not null))
+            {
+                return new KneeResult(true, levels, ideal, series.IdealLatencyMs is > 0, levels[i], Off(levels[i]));
+            }
+        }
+
+        return new KneeResult(true, levels, ideal, series.IdealLatencyMs is > 0, null, null);
+    }
+
+    /// <summary>Consecutive seconds with the same load (users &gt; 0) form a level; the ramp ends where the load first falls.</summary>
+    public static IReadOnlyList<LoadLevel> LevelsOf(IReadOnlyList<SecondSample> measured) => [.. Groups(measured).Select(LevelOf)];
+
+    private static List<List<SecondSample>> Groups(IReadOnlyList<SecondSample> measured)
+    {
+        ArgumentNullException.ThrowIfNull(measured);
+        var groups = new List<List<SecondSample>>();
+        foreach (var sample in measured.Where(s => s.Users > 0).OrderBy(s => s.Second))
+        {
+            if (groups.Count > 0 && sample.Users != groups[^1][0].Users)
+            {
+                if (sample.Users < groups[^1][0].Users)
+                {
+                    return groups;
+                }
+
+                groups.Add([]);
+            }
+
+            if (groups.Count == 0)
+            {
+                groups.Add([]);
+            }
+
+            groups[^1].Add(sample);
+        }
+
+        return groups;
+    }
+
+    private static LoadLevel LevelOf(List<SecondSample> seconds)
+    {
+        var latency = LatencyHistogram.Merge(seconds.Select(s => s.Latency));
+        return new LoadLevel(
+            seconds[0].Users,
+            seconds[0].Second,
+            seconds.Count,
+            latency.TotalCount == 0 ? null : latency.MeanMicroseconds / 1000,
+            seconds.Sum(s => (double)(s.Requests - s.Failures)) / seconds.Count);
+    }
+}

@@ -1,0 +1,172 @@
+using Harness.LoadTests.Recording;
+
+namespace Harness.LoadTests.Reporting.Analysis;
+
+/// <summary>
+/// One figure of a compared series in one run against run A: the change of the medians over the repetitions, with
+/// its spread when either run repeated the series (<see cref="ModeRatio"/>: this run's low ÷ A's high to its high ÷ A's low).
+/// </summary>
+public sealed record ComparedFigure(ModeFigure Figure, Spread? Baseline, Spread? Value, ModeRatio Ratio)
+{
+    /// <summary>(this run − A) ÷ A of the medians, in %; null when either was not measured or A is 0 and this is not.</summary>
+    public double? DeltaPercent => Ratio.Median is { } r ? (r - 1) * 100 : null;
+
+    /// <summary>The spread of <see cref="DeltaPercent"/>, in %; null ends are unbounded (A's low bound is 0).</summary>
+    public (double? Low, double? High) DeltaSpread => (Ratio.Low is { } l ? (l - 1) * 100 : null, Ratio.High is { } h ? (h - 1) * 100 : null);
+
+    /// <summary>
+    /// How much worse than A this run is beyond its noise, in %: the change at the spread's end nearest to no change
+    /// (the median's change without repetitions); 0 or less when not worse. Null when not measured.
+    /// </summary>
+    public double? WorseBeyondNoisePercent
+    {
+        get
+        {
+            var lowerIsBetter = ModeFigures.LowerIsBetter(Figure);
+            var bound = Ratio.HasSpread ? (lowerIsBetter ? Ratio.Low : Ratio.High) : Ratio.Median;
+            return bound is { } b ? (lowerIsBetter ? b - 1 : 1 - b) * 100 : null;
+        }
+    }
+}
+
+/// <summary>
+/// A series compared across runs: a mode of one stack × operation, its repetitions together (keyed by the series id
+/// without its repetition number, <see cref="ModeComparison.ModeIdOf"/>).
+/// </summary>
+/// <param name="ByRun">Per run (in the order given), its series of this key; empty when the run does not have it.</param>
+/// <param name="Against">Per run, its figures against run A's; null for run A itself and for runs without the series.</param>
+public sealed record ComparedSeries(string Key, string Stack, string Operation, string Mode, IReadOnlyList<IReadOnlyList<SeriesSummary>> ByRun, IReadOnlyList<IReadOnlyList<ComparedFigure>?> Against)
+{
+    public bool InAllRuns => ByRun.All(r => r.Count > 0);
+}
+
+/// <summary>A compared series whose mean or p99 got worse than in run A by more than the gate allows, beyond its noise.</summary>
+public sealed record Regression(string SeriesKey, string RunId, ComparedFigure Figure);
+
+/// <summary>
+/// <c>harness compare RUN_A RUN_B [RUN_C…]</c>: every run against run A, series by series (docs/report.md,
+/// "Comparison report"), with the figures' spread where runs repeated their series.
+/// </summary>
+public sealed record MultiRunComparison(IReadOnlyList<RunData> Runs, IReadOnlyList<ComparedSeries> Series, IReadOnlyList<IReadOnlyList<string>> Differences)
+{
+    /// <summary>The figures compared, in table order.</summary>
+    public static IReadOnlyList<ModeFigure> Figures { get; } =
+    [
+        ModeFigure.Mean, ModeFigure.P50, ModeFigure.P90, ModeFigure.P99, ModeFigure.P999, ModeFigure.Max,
+        ModeFigure.RequestsPerSecond, ModeFigure.ErrorRate, ModeFigure.ContextSwitchesPerRequest,
+    ];
+
+    /// <summary>The figures the regression gate judges.</summary>
+    public static IReadOnlyList<ModeFigure> GatedFigures { get; } = [ModeFigure.Mean, ModeFigure.P99];
+
+    /// <summary>
+    /// Pairs each run's series with run A's by key (series id without repetition number), then the rest by stack +
+    /// operation + mode; figures leave the warm-up out.
+    /// </summary>
+    /// <exception cref="ArgumentException">Fewer than two runs.</exception>
+    public static MultiRunComparison Build(IReadOnlyList<RunData> runs)
+    {
+        ArgumentNullException.ThrowIfNull(runs);
+        if (runs.Count < 2)
+        {
+            throw new ArgumentException("A comparison needs at least two runs.", nameof(runs));
+        }
+
+        var units = runs.Select(r => SeriesSummary.ForRun(r).GroupBy(s => ModeComparison.ModeIdOf(s.Series), StringComparer.Ordinal)
+            .ToDictionary(g => g.Key, g => (IReadOnlyList<SeriesSummary>)[.. g.OrderBy(s => s.Series.Repetition)], StringComparer.Ordinal)).ToList();
+        var keys = units.SelectMany(u => u.Keys).Distinct(StringComparer.Ordinal).ToList();
+        var series = new List<ComparedSeries>();
+        var taken = units.Select(_ => new HashSet<string>(StringComparer.Ordinal)).ToList();
+        foreach (var key in keys)
+        {
+            // A key every run of which already paired it (by shape, under another key) is done.
+            if (!units.Where((u, i) => u.ContainsKey(key) && !taken[i].Contains(key)).Any())
+            {
+                continue;
+            }
+
+            var byRun = new List<IReadOnlyList<SeriesSummary>>();
+            SeriesInfo? shape = null;
+            for (var i = 0; i < runs.Count; i++)
+            {
+                var match = units[i].GetValueOrDefault(key) is { } exact && taken[i].Add(key) ? (key, exact)
+                    : shape is null ? default
+                    : units[i].Where(u => !taken[i].Contains(u.Key) && SameShape(u.Value[0].Series, shape)).Select(u => (u.Key, u.Value)).FirstOrDefault();
+                if (match.Item2 is not null)
+                {
+                    taken[i].Add(match.Item1);
+                }
+
+                byRun.Add(match.Item2 ?? []);
+                shape ??= match.Item2?[0].Series;
+            }
+
+            var info = shape!;
+            series.Add(new ComparedSeries(key, info.Stack, info.Operation, info.Mode, byRun, [.. byRun.Select((r, i) => i == 0 || r.Count == 0 || byRun[0].Count == 0 ? null : Against(byRun[0], r))]));
+        }
+
+        var differences = runs.Select((r, i) => i == 0 ? (IReadOnlyList<string>)[] : RunDifferences.Between(runs[0].Manifest, r.Manifest, Pairs(series, i))).ToList();
+        return new MultiRunComparison(runs, series, differences);
+    }
+
+    /// <summary>
+    /// Why the runs cannot be judged against each other, in one line, or null: they differ in profile (name or
+    /// definition), time scale, or a compared series' operation parameters, or share no series.
+    /// </summary>
+    public string? Refusal()
+    {
+        var a = Runs[0].Manifest;
+        for (var i = 1; i < Runs.Count; i++)
+        {
+            var differences = RunDifferences.Between(a, Runs[i].Manifest, Pairs(Series, i))
+                .Where(d => d.StartsWith("profile", StringComparison.Ordinal) || d.StartsWith("time scale", StringComparison.Ordinal) || d.Contains(": operation parameters:", StringComparison.Ordinal))
+                .ToList();
+            if (differences.Count > 0)
+            {
+                return $"run {Runs[i].Manifest.RunId} differs from run {a.RunId}: {string.Join(" ", differences)}";
+            }
+
+            if (!Series.Any(s => s.ByRun[0].Count > 0 && s.ByRun[i].Count > 0))
+            {
+                return $"run {Runs[i].Manifest.RunId} has no series in common with run {a.RunId}.";
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>Every compared series whose mean or p99 in a run is worse than in run A by more than <paramref name="percent"/> beyond its noise.</summary>
+    public IReadOnlyList<Regression> Regressions(double percent)
+    {
+        var found = new List<Regression>();
+        foreach (var unit in Series)
+        {
+            for (var i = 1; i < Runs.Count; i++)
+            {
+                found.AddRange((unit.Against[i] ?? [])
+                    .Where(f => GatedFigures.Contains(f.Figure) && f.WorseBeyondNoisePercent > percent)
+                    .Select(f => new Regression(unit.Key, Runs[i].Manifest.RunId, f)));
+            }
+        }
+
+        return found;
+    }
+
+    private static List<ComparedFigure> Against(IReadOnlyList<SeriesSummary> baseline, IReadOnlyList<SeriesSummary> run) =>
+    [
+        .. Figures.Select(f =>
+        {
+            var a = Spread.Of(baseline.Select(s => ModeFigures.Read(s, f)).OfType<double>());
+            var b = Spread.Of(run.Select(s => ModeFigures.Read(s, f)).OfType<double>());
+            return new ComparedFigure(f, a, b, ModeRatio.Between(b, a, ModeFigures.LowerIsBetter(f)));
+        }),
+    ];
+
+    private static IEnumerable<(SeriesInfo A, SeriesInfo B)> Pairs(IReadOnlyList<ComparedSeries> series, int run) =>
+        series.Where(s => s.ByRun[0].Count > 0 && s.ByRun[run].Count > 0).Select(s => (s.ByRun[0][0].Series, s.ByRun[run][0].Series));
+
+    private static bool SameShape(SeriesInfo x, SeriesInfo y) =>
+        string.Equals(x.Stack, y.Stack, StringComparison.OrdinalIgnoreCase)
+        && string.Equals(x.Operation, y.Operation, StringComparison.OrdinalIgnoreCase)
+        && string.Equals(x.Mode, y.Mode, StringComparison.OrdinalIgnoreCase);
+}

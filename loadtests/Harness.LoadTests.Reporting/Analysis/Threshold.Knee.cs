@@ -1,0 +1,37 @@
+using Harness.LoadTests.Reporting.Formats;
+
+namespace Harness.LoadTests.Reporting.Analysis;
+
+// The knee of the threshold language: knee>=32 (docs/report.md, "Knee").
+public sealed partial record Threshold
+{
+    public bool IsKnee => Metric == ThresholdMetric.Knee;
+
+    /// <summary>
+    /// The knee's load; +∞ when a ramp stayed ideal through its peak (the knee lies beyond it, so <c>knee&gt;=N</c>
+    /// passes and <c>knee&lt;N</c> fails); null when the series is not a ramp.
+    /// </summary>
+    private static double? MeasureKnee(KneeResult knee) =>
+        !knee.IsRamp ? null : knee.At is { } at ? at.Load : double.PositiveInfinity;
+
+    /// <summary>The knee in words: "knee at 36 users (mean 150 ms, 20 % above the ideal 100 ms from there on)".</summary>
+    public static string DescribeKnee(KneeResult knee, bool openModel)
+    {
+        ArgumentNullException.ThrowIfNull(knee);
+        var unit = openModel ? " req/s" : " users";
+        if (!knee.IsRamp)
+        {
+            return "no knee: the load did not rise through three levels after the warm-up";
+        }
+
+        if (knee.At is not { } at)
+        {
+            return $"no knee up to {knee.PeakLoad}{unit} (the peak)";
+        }
+
+        var ideal = knee.IdealIsMeasured ? "the ideal" : "the lowest load's mean";
+        return knee.Reason == KneeReason.Throughput
+            ? $"knee at {at.Load}{unit}: throughput {Format.Number(at.SuccessesPerSecond)} req/s, no longer rising with the load"
+            : $"knee at {at.Load}{unit}: mean {Format.Number(at.MeanMs)} ms, over {ideal} {Format.Number(knee.IdealMs)} ms + {Format.Plain(Analysis.Knee.DefaultMargin * 100)} %";
+    }
+}

@@ -1,0 +1,130 @@
+using System.Globalization;
+using System.Text;
+using Harness.LoadTests.Reporting.Analysis;
+
+namespace Harness.LoadTests.Reporting.Formats;
+
+/// <summary>The comparison report's tables in Markdown, and the cell texts the HTML page shares.</summary>
+public static class ComparisonMarkdown
+{
+    /// <param name="comparison">The runs compared.</param>
+    /// <param name="gatePercent">The <c>--fail-on-regression</c> limit in %, when given.</param>
+    public static string Render(MultiRunComparison comparison, double? gatePercent = null)
+    {
+        ArgumentNullException.ThrowIfNull(comparison);
+        var md = new StringBuilder();
+        var runs = comparison.Runs;
+        md.AppendLine(CultureInfo.InvariantCulture, $"# Comparison: {string.Join(" · ", runs.Select((r, i) => $"{ComparisonModel.LetterOf(i)} `{r.Manifest.RunId}`"))}");
+        md.AppendLine();
+        md.AppendLine("Every run against run A, series by series (a mode of one stack × operation, its repetitions together); change = (run − A) ÷ A of the "
+            + "medians over the repetitions, with its spread (the run's low ÷ A's high to its high ÷ A's low) where either repeated it, \"within noise\" "
+            + "when the spread crosses no change. Warm-up seconds are left out; latency is that of successful requests. docs/report.md explains every figure.");
+        foreach (var (differences, i) in comparison.Differences.Select((d, i) => (d, i)).Where(p => p.d.Count > 0))
+        {
+            md.AppendLine();
+            md.AppendLine(CultureInfo.InvariantCulture, $"Run {ComparisonModel.LetterOf(i)} asked differently from A, so a change may come from that rather than from the code:");
+            md.AppendLine();
+            foreach (var difference in differences)
+            {
+                md.AppendLine(CultureInfo.InvariantCulture, $"- {difference}");
+            }
+        }
+
+        if (gatePercent is { } gate)
+        {
+            md.AppendLine();
+            md.AppendLine("## Regression gate");
+            md.AppendLine();
+            md.AppendLine(GateText(comparison, gate));
+            foreach (var regression in comparison.Regressions(gate))
+            {
+                md.AppendLine(CultureInfo.InvariantCulture, $"- {RegressionText(regression)}");
+            }
+        }
+
+        foreach (var series in comparison.Series)
+        {
+            md.AppendLine();
+            md.AppendLine(CultureInfo.InvariantCulture, $"## {series.Key}");
+            md.AppendLine();
+            md.Append(FiguresTable(comparison, series).ToMarkdown());
+        }
+
+        return md.ToString();
+    }
+
+    /// <summary>One line: whether the gate passed, and its rule.</summary>
+    public static string GateText(MultiRunComparison comparison, double gatePercent)
+    {
+        ArgumentNullException.ThrowIfNull(comparison);
+        var count = comparison.Regressions(gatePercent).Count;
+        var rule = $"mean or p99 worse than in run A by more than {Format.Plain(gatePercent)} % beyond the noise";
+        return count == 0 ? $"**pass**: no series has its {rule}." : $"**FAIL**: {count} figure{(count == 1 ? string.Empty : "s")} with the {rule}:";
+    }
+
+    public static string RegressionText(Regression regression)
+    {
+        ArgumentNullException.ThrowIfNull(regression);
+        return $"{regression.SeriesKey} in run {regression.RunId}: {ModeFigures.Name(regression.Figure.Figure)} {DeltaText(regression.Figure)}";
+    }
+
+    /// <summary>Per figure: run A's value, then each other run's and its change against A.</summary>
+    internal static TextTable FiguresTable(MultiRunComparison comparison, ComparedSeries series)
+    {
+        var headers = new List<string> { "figure", ">A" };
+        for (var i = 1; i < comparison.Runs.Count; i++)
+        {
+            headers.AddRange([">" + ComparisonModel.LetterOf(i), ">change " + ComparisonModel.LetterOf(i)]);
+        }
+
+        var table = new TextTable([.. headers]);
+        foreach (var figure in MultiRunComparison.Figures)
+        {
+            var cells = new List<string> { FigureName(figure), ValueText(figure, SpreadOf(series.ByRun[0], figure)) };
+            for (var i = 1; i < comparison.Runs.Count; i++)
+            {
+                var compared = series.Against[i]?.First(f => f.Figure == figure);
+                cells.AddRange([ValueText(figure, SpreadOf(series.ByRun[i], figure)), compared is null ? Format.Missing : DeltaText(compared)]);
+            }
+
+            table.Add([.. cells]);
+        }
+
+        return table;
+    }
+
+    internal static string FigureName(ModeFigure figure) =>
+        ModeFigures.Name(figure) + (figure is ModeFigure.RequestsPerSecond or ModeFigure.ErrorRate or ModeFigure.ContextSwitchesPerRequest ? string.Empty : " ms");
+
+    internal static Spread? SpreadOf(IReadOnlyList<SeriesSummary> series, ModeFigure figure) =>
+        Spread.Of(series.Select(s => ModeFigures.Read(s, figure)).OfType<double>());
+
+    /// <summary>A run's figure: the median of its repetitions with their bounds (<c>412 (398–430)</c>), or its one value.</summary>
+    internal static string ValueText(ModeFigure figure, Spread? spread)
+    {
+        if (figure != ModeFigure.ErrorRate || spread is null)
+        {
+            return Format.Spread(spread);
+        }
+
+        return spread.Count == 1 ? Format.Rate(spread.Median) : $"{Format.Rate(spread.Median)} ({Format.Rate(spread.Low)}–{Format.Rate(spread.High)})";
+    }
+
+    /// <summary>The change against A: <c>+4.4 %</c>, with its spread when either run repeated the series: <c>+4.4 % (−1.2 % to +8.0 %) within noise</c>.</summary>
+    internal static string DeltaText(ComparedFigure figure)
+    {
+        if (figure.DeltaPercent is not { } delta)
+        {
+            return "n/a";
+        }
+
+        var text = Format.Change(delta);
+        if (figure.Ratio.HasSpread)
+        {
+            var (low, high) = figure.DeltaSpread;
+            text += $" ({(low is null ? "+∞ %" : Format.Change(low))} to {(high is null ? "+∞ %" : Format.Change(high))})";
+        }
+
+        return figure.Ratio.Verdict == RatioVerdict.WithinNoise ? text + " within noise" : text;
+    }
+}

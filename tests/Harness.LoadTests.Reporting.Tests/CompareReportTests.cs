@@ -1,0 +1,125 @@
+using Harness.LoadTests.Recording;
+using static Harness.LoadTests.Reporting.Tests.Runs;
+
+namespace Harness.LoadTests.Reporting.Tests;
+
+public sealed class CompareReportTests : IDisposable
+{
+    private readonly string _directory = Path.Combine(Path.GetTempPath(), "harness-compare-" + Guid.NewGuid().ToString("N"));
+
+    public void Dispose()
+    {
+        if (Directory.Exists(_directory))
+        {
+            Directory.Delete(_directory, recursive: true);
+        }
+    }
+
+    /// <summary>
+    /// A run of grpc-compute-iocp, one series per value of <paramref name="ms"/> (repetitions when several): 10 s of 50
+    /// requests a second, every request taking that many ms, so mean and p99 are exactly it.
+    /// </summary>
+    internal static RunData RunOf(string runId, params double[] ms)
+    {
+        var series = ms.Select((value, i) =>
+        {
+            var info = ms.Length == 1 ? Series("grpc", "compute", "iocp")
+                : Series("grpc", "compute", "iocp", id: $"grpc-compute-iocp-{i + 1}", offset: i * 12) with { Repetition = i + 1 };
+            IReadOnlyList<SecondSample> samples = [.. Enumerable.Range(0, 10).Select(s =>
+                Sample(s, 4, Histogram(((long)(value * 1000), 50)), server: Server("iocp", 20 + i, 2, 0, s * 0.3, s * 500.0, s * 50.0)))];
+            return (info, samples);
+        });
+        return Run(series, runId: runId);
+    }
+
+    [Fact]
+    public void Worse_beyond_the_noise_fails_the_gate_and_within_the_noise_passes()
+    {
+        var a = RunOf("a", 100, 102, 104);
+        var worse = RunOf("worse", 120, 122, 124);
+        var noisy = RunOf("noisy", 95, 110, 125);
+
+        var failed = ComparisonWriter.Run([a, worse], Path.Combine(_directory, "worse"), failOnRegressionPercent: 5);
+        var passed = ComparisonWriter.Run([a, noisy], Path.Combine(_directory, "noisy"), failOnRegressionPercent: 5);
+
+        // worse: medians 122 ÷ 102 = +19.6 %; its spread 120 ÷ 104 to 124 ÷ 100 is all worse, at least +15.4 %.
+        Assert.Equal(ComparisonWriter.ExitRegression, failed.ExitCode);
+        Assert.Equal(["mean", "p99"], failed.Regressions.Select(r => ModeFigures.Name(r.Figure.Figure)));
+        var p99 = failed.Regressions[1].Figure;
+        Assert.Equal(122.0 / 102 * 100 - 100, p99.DeltaPercent!.Value, 9);
+        Assert.Equal(120.0 / 104 * 100 - 100, p99.WorseBeyondNoisePercent!.Value, 9);
+        Assert.StartsWith("Regression gate: FAIL", failed.GateLines[0], StringComparison.Ordinal);
+        Assert.True(File.Exists(failed.Files!.Html));
+
+        // noisy: median 110 is +7.8 %, but its spread 95 ÷ 104 to 125 ÷ 100 crosses no change.
+        Assert.Equal(ComparisonWriter.ExitOk, passed.ExitCode);
+        Assert.Empty(passed.Regressions);
+        var noise = MultiRunComparison.Build([a, noisy]).Series.Single().Against[1]!.Single(f => f.Figure == ModeFigure.P99);
+        Assert.Equal(RatioVerdict.WithinNoise, noise.Ratio.Verdict);
+        Assert.Contains("within noise", File.ReadAllText(passed.Files!.Markdown), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Without_repetitions_the_change_itself_is_judged()
+    {
+        var a = RunOf("a", 100);
+
+        Assert.Equal(ComparisonWriter.ExitRegression, ComparisonWriter.Run([a, RunOf("b", 106)], _directory, 5).ExitCode);
+        Assert.Equal(ComparisonWriter.ExitOk, ComparisonWriter.Run([a, RunOf("c", 104)], _directory, 5).ExitCode);
+        Assert.Equal(ComparisonWriter.ExitOk, ComparisonWriter.Run([a, RunOf("d", 80)], _directory, 5).ExitCode);
+        Assert.Equal(ComparisonWriter.ExitRegression, ComparisonWriter.Run([a, RunOf("c", 104), RunOf("b", 106)], _directory, 5).ExitCode);
+    }
+
+    [Fact]
+    public void The_gate_refuses_runs_of_another_scale_profile_or_operation_and_writes_nothing()
+    {
+        var a = RunOf("a", 100);
+        var scaled = RunOf("b", 100);
+        scaled = scaled with { Manifest = scaled.Manifest with { TimeScale = 0.5 } };
+        var other = RunOf("c", 100);
+        other = other with { Manifest = other.Manifest with { Profile = "quick" } };
+        var heavier = RunOf("d", 100);
+        heavier = heavier with { Manifest = heavier.Manifest with { Series = [heavier.Manifest.Series[0] with { Parameters = new Dictionary<string, string> { ["delayMs"] = "8000" } }] } };
+
+        var outcomes = new[] { scaled, other, heavier }.Select((run, i) => ComparisonWriter.Run([a, run], Path.Combine(_directory, $"r{i}"), 5)).ToList();
+
+        Assert.All(outcomes, o => Assert.Equal(ComparisonWriter.ExitRefused, o.ExitCode));
+        Assert.All(outcomes, o => Assert.DoesNotContain('\n', o.Refusal!));
+        Assert.Contains("time scale: A 1, B 0.5", outcomes[0].Refusal, StringComparison.Ordinal);
+        Assert.Contains("profile: A ran 'ramp', B ran 'quick'", outcomes[1].Refusal, StringComparison.Ordinal);
+        Assert.Contains("operation parameters", outcomes[2].Refusal, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(_directory));
+
+        // Without a gate the comparison is written, its differences listed first.
+        var ungated = ComparisonWriter.Run([a, scaled], _directory);
+        Assert.Equal(ComparisonWriter.ExitOk, ungated.ExitCode);
+        Assert.Contains("time scale: A 1, B 0.5", File.ReadAllText(ungated.Files!.Markdown), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_report_goes_beside_run_b_and_the_limit_reads_as_a_percentage()
+    {
+        var runs = new[] { RunOf("20261122-011900", 100), RunOf("20261123-090000", 100) };
+
+        Assert.Equal(Path.Combine("/data/reports", "compare-20261122-011900-vs-20261123-090000"), ComparisonWriter.DefaultDirectory("/data/reports/20261123-090000/", runs));
+        Assert.Equal(5, ComparisonWriter.ParsePercent("5%"));
+        Assert.Equal(2.5, ComparisonWriter.ParsePercent(" 2.5 % "));
+        Assert.Throws<FormatException>(() => ComparisonWriter.ParsePercent("five"));
+        Assert.Throws<FormatException>(() => ComparisonWriter.ParsePercent("-5%"));
+    }
+
+    [Fact]
+    public void Series_are_paired_by_mode_with_their_repetitions_and_those_of_one_run_only_are_listed()
+    {
+        var a = RunOf("a", 100, 102, 104);
+        var b = Run([(Series("grpc", "compute", "iocp"), RunOf("x", 110).Timelines["grpc-compute-iocp"]), (Series("soap", "compute", "iocp"), RunOf("y", 50).Timelines["grpc-compute-iocp"])], runId: "b");
+
+        var comparison = MultiRunComparison.Build([a, b]);
+
+        Assert.Equal(["grpc-compute-iocp", "soap-compute-iocp"], comparison.Series.Select(s => s.Key));
+        Assert.Equal([3, 1], comparison.Series[0].ByRun.Select(r => r.Count));
+        Assert.Null(comparison.Series[1].Against[1]);
+        Assert.False(comparison.Series[1].InAllRuns);
+        Assert.Contains("not in run A", ComparisonHtml.Render(comparison), StringComparison.Ordinal);
+    }
+}

@@ -1,0 +1,37 @@
+using Harness.LoadTests.Recording;
+using static Harness.LoadTests.Reporting.Tests.Runs;
+
+namespace Harness.LoadTests.Reporting.Tests;
+
+/// <summary>Soaks made by hand: 1,100 s, the first 100 s warm-up, so the measured span is 1,000 s and each 10 % window 100 s.</summary>
+internal static class SoakRuns
+{
+    public const int Seconds = 1100;
+    public const int WarmUp = 100;
+
+    /// <summary>
+    /// One series of 16 users and 50 successful requests a second, 30 OS threads. Healthy: every request 100 ms and the
+    /// working set 200 MB with a GC saw-tooth of ±0.45 MB. With <paramref name="leak"/> the working set grows 0.05 MB/s
+    /// (180 MB/h) from 200 MB at second 100; with <paramref name="drift"/> every request from second 800 on takes
+    /// 130 ms. <paramref name="failEvery"/> &gt; 0: one more request, failed, every that many seconds.
+    /// </summary>
+    public static (SeriesInfo Series, IReadOnlyList<SecondSample> Samples) Series(
+        string mode, bool leak, bool drift, int failEvery = 0)
+    {
+        var info = Runs.Series("grpc", "compute", mode) with { WarmUpSeconds = WarmUp };
+        var samples = new List<SecondSample>();
+        for (var s = 0; s < Seconds; s++)
+        {
+            var latency = Histogram((drift && s >= 800 ? 130_000 : 100_000, 50));
+            var mb = leak ? 200 + (0.05 * (s - WarmUp)) : 200 + (((s % 10) - 4.5) * 0.1);
+            var failures = failEvery > 0 && s % failEvery == 0 ? 1 : 0;
+            samples.Add(Sample(s, 16, latency, failures, Server(mode, 30, 2, 0, s * 0.5, s * 100.0, s * 10.0, mb)));
+        }
+
+        return (info, samples);
+    }
+
+    public static RunData Run(params (SeriesInfo, IReadOnlyList<SecondSample>)[] series) => AsSoak(Runs.Run(series));
+
+    public static RunData AsSoak(RunData run) => run with { Manifest = run.Manifest with { Profile = "soak" } };
+}

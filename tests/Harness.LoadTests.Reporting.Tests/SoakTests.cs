@@ -1,0 +1,158 @@
+using static Harness.LoadTests.Reporting.Tests.SoakRuns;
+
+namespace Harness.LoadTests.Reporting.Tests;
+
+public sealed class SoakTests
+{
+    [Fact]
+    public void Windows_and_slopes_are_the_hand_computed_ones()
+    {
+        var (info, samples) = Series("iocp", leak: true, drift: true);
+
+        var soak = SoakTrend.From(info, samples);
+
+        // Span: seconds 100–1099 (1,000 s); each window 10 % of it.
+        Assert.Equal((100, 1100), (soak.SpanFrom, soak.SpanTo));
+        Assert.Equal((100, 200), (soak.First!.From, soak.First.To));
+        Assert.Equal((1000, 1100), (soak.Last!.From, soak.Last.To));
+        Assert.Equal(100, soak.First.P99Ms);
+        Assert.Equal(130, soak.Last.P99Ms);
+        Assert.Equal(30, soak.P99DriftPercent!.Value, 9);
+
+        // p99 of ten 100 s windows: 100 ms for k = 0–6, 130 ms for k = 7–9, at x = 149.5 + 100k.
+        // Slope per window = Σ(k − 4.5)·y ÷ Σ(k − 4.5)² = 315 ÷ 82.5; per second ÷ 100.
+        Assert.Equal(10, soak.P99Windows.Count);
+        Assert.Equal(149.5, soak.P99Windows[0].X);
+        Assert.Equal(315 / 82.5 / 100, soak.P99Trend!.Slope, 9);
+
+        // Working set 200 + 0.05·(s − 100) MB: slope 0.05 MB/s = 180 MB/h over the first window's mean, 200 + 0.05·49.5.
+        Assert.Equal(0.05, soak.MemoryTrend!.Slope, 9);
+        Assert.Equal(200, soak.MemoryTrend.At(100), 6);
+        Assert.Equal(202.475, soak.First.WorkingSetMb!.Value, 6);
+        Assert.Equal(180 / 202.475 * 100, soak.MemoryGrowthPercentPerHour!.Value, 6);
+
+        Assert.Equal(0, soak.ThreadsGrowthPerHour!.Value, 9);
+        Assert.Equal(30, soak.First.Threads);
+        Assert.Equal(0, soak.RpsDriftPercent);
+        Assert.Equal(50, soak.First.SuccessesPerSecond);
+        Assert.Equal(0, soak.ErrorRate);
+    }
+
+    [Fact]
+    public void A_soak_with_a_leak_and_a_drift_fails_exactly_on_memory_and_p99()
+    {
+        var run = Run(Series("iocp", leak: true, drift: true));
+
+        var results = ThresholdEvaluator.Evaluate(run, []);
+
+        Assert.Equal(SoakDefaults.Expressions.Count, results.Count);
+        Assert.All(results, r => Assert.True(r.Threshold.IsDefault));
+        Assert.Equal(["soak.memory.growth", "soak.p99.drift"], results.Where(r => !r.Passed).Select(r => r.Threshold.SoakCriterion!).Order());
+        var p99 = results.Single(r => r.Threshold.Metric == ThresholdMetric.SoakP99Drift);
+        Assert.Equal("p99 rose 30.0 % from the first 10 % (100 ms) to the last 10 % (130 ms) (limit < 10 %)", p99.Message);
+        Assert.Contains("<code>soak.memory.growth&lt;2%/h</code> (default)", HtmlReport.Render(run, results), StringComparison.Ordinal);
+        Assert.Contains("soak.memory.growth<2%/h (default)", ThresholdEvaluator.ToText(results), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_steady_soak_passes_every_default()
+    {
+        var run = Run(Series("iocp", leak: false, drift: false));
+
+        var results = ThresholdEvaluator.Evaluate(run, []);
+
+        Assert.Equal(SoakDefaults.Expressions.Count, results.Count);
+        Assert.All(results, r => Assert.True(r.Passed, r.Message));
+        var memory = results.Single(r => r.Threshold.Metric == ThresholdMetric.SoakMemoryGrowth);
+        Assert.InRange(memory.Actual!.Value, -0.5, 0.5);
+    }
+
+    [Fact]
+    public void Errors_over_the_limit_fail_the_soak_and_are_counted_after_the_warm_up_only()
+    {
+        // One failure every 10 s on 50 successes: 100 of 50,100 requests after the warm-up.
+        var run = Run(Series("iocp", leak: false, drift: false, failEvery: 10));
+
+        var errors = ThresholdEvaluator.Evaluate(run, []).Single(r => r.Threshold.Metric == ThresholdMetric.SoakErrorRate);
+
+        Assert.False(errors.Passed);
+        Assert.Equal(100.0 / 50_100 * 100, errors.Actual!.Value, 9);
+    }
+
+    [Fact]
+    public void A_soak_assertion_on_any_run_brings_the_other_defaults_and_replaces_its_own()
+    {
+        var run = Runs.Run([Series("iocp", leak: true, drift: true)]);
+
+        var results = ThresholdEvaluator.Evaluate(run, [Threshold.Parse("soak.p99.drift<50%")]);
+
+        Assert.Equal(SoakDefaults.Expressions.Count, results.Count);
+        var p99 = results.Single(r => r.Threshold.Metric == ThresholdMetric.SoakP99Drift);
+        Assert.True(p99.Passed);
+        Assert.False(p99.Threshold.IsDefault);
+        Assert.False(results.Single(r => r.Threshold.Metric == ThresholdMetric.SoakMemoryGrowth).Passed);
+    }
+
+    [Fact]
+    public void A_run_that_is_not_a_soak_gets_no_soak_verdict()
+    {
+        var run = Runs.Run([Series("iocp", leak: true, drift: true)]);
+
+        Assert.Empty(ThresholdEvaluator.Evaluate(run, []));
+        Assert.DoesNotContain("<h3>Soak</h3>", HtmlReport.Render(run), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("soak.p99.drift<10%", ThresholdMetric.SoakP99Drift, ThresholdOperator.LessThan, 10)]
+    [InlineData("soak.p99.drift<10", ThresholdMetric.SoakP99Drift, ThresholdOperator.LessThan, 10)]
+    [InlineData("soak.rps.drift>-5%", ThresholdMetric.SoakRpsDrift, ThresholdOperator.GreaterThan, -5)]
+    [InlineData("soak.memory.growth<2%/h", ThresholdMetric.SoakMemoryGrowth, ThresholdOperator.LessThan, 2)]
+    [InlineData("soak.threads.growth<20/h", ThresholdMetric.SoakThreadsGrowth, ThresholdOperator.LessThan, 20)]
+    [InlineData("soak.threads.growth<=5%/h", ThresholdMetric.SoakThreadsGrowthPercent, ThresholdOperator.LessThanOrEqual, 5)]
+    [InlineData("mode=iocp:soak.errors<0.1%", ThresholdMetric.SoakErrorRate, ThresholdOperator.LessThan, 0.1)]
+    public void Soak_thresholds_parse(string text, ThresholdMetric metric, ThresholdOperator op, double limit)
+    {
+        var threshold = Threshold.Parse(text);
+
+        Assert.Equal((metric, op), (threshold.Metric, threshold.Operator));
+        Assert.Equal(limit, threshold.Limit, 9);
+        Assert.True(threshold.IsSoak);
+    }
+
+    [Theory]
+    [InlineData("soak.memory.growth<2%", "%/h")]
+    [InlineData("soak.threads.growth<2", "/h (threads per hour) or %/h")]
+    [InlineData("soak.errors<1", "a rate in %")]
+    [InlineData("soak.p99.drift<10ms", "a change in %")]
+    [InlineData("p99<-5ms", "cannot be negative")]
+    [InlineData("soak.leak<1%", "unknown metric")]
+    public void Bad_soak_thresholds_say_what_is_wrong(string text, string reason)
+    {
+        var error = Assert.Throws<FormatException>(() => Threshold.Parse(text));
+
+        Assert.Contains(reason, error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_report_of_a_soak_shows_its_windows_trends_and_verdicts_in_words()
+    {
+        var run = Run(Series("threadpool", leak: false, drift: false), Series("iocp", leak: true, drift: true));
+
+        var html = HtmlReport.Render(run);
+        var markdown = MarkdownReport.Render(run);
+
+        Assert.Contains("<h3>Soak</h3>", html, StringComparison.Ordinal);
+        Assert.Contains("p99 rose 30.0 % from the first 10 % (100 ms) to the last 10 % (130 ms) (limit &lt; 10 %) <span class=\"note\">(soak default)</span>: <b class=\"fail\">FAIL</b>", html, StringComparison.Ordinal);
+        Assert.Contains("\"soak\":[", html, StringComparison.Ordinal);
+        Assert.Contains("- iocp: p99 rose 30.0 % from the first 10 % (100 ms) to the last 10 % (130 ms) (limit < 10 %) (soak default): **FAIL**", markdown, StringComparison.Ordinal);
+        Assert.Contains("- threadpool: p99 rose 0 % from the first 10 %", markdown, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(1000, 0.1, 100)]
+    [InlineData(15, 0.1, 2)]
+    [InlineData(3, 0.5, 1)]
+    [InlineData(2, 0.1, 1)]
+    public void A_window_is_the_rounded_share_of_the_span_at_most_half_of_it(int span, double fraction, int width) =>
+        Assert.Equal(width, SoakTrend.WindowWidth(span, fraction));
+}
