@@ -1,6 +1,6 @@
 using Harness.Kubernetes.Tests.Checks;
 using Harness.Kubernetes.Tests.Tooling;
-using Harness.LoadTests.Reporting;
+using Harness.LoadTests.Reporting.Analysis;
 
 namespace Harness.Kubernetes.Tests;
 

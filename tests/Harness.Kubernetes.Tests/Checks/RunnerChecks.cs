@@ -8,7 +8,7 @@ using k8s.Models;
 namespace Harness.Kubernetes.Tests.Checks;
 
 /// <summary>One `harness run` container (the runner or an agent), its arguments bound by the runner's own parser.</summary>
-public sealed record RunInvocation(Workload Workload, V1Container Container, RunOptions? Options, string? Agent, string? Barrier, IReadOnlyList<string> Errors)
+internal sealed record RunInvocation(Workload Workload, V1Container Container, RunOptions? Options, string? Agent, string? Barrier, IReadOnlyList<string> Errors)
 {
     /// <summary>Series the run records one after another: each target's stack × each operation.</summary>
     public int Series => Options is null ? 0 : Options.Targets.Count(t => Options.Stacks.Contains(t.Stack)) * Options.Operations.Count;
@@ -21,7 +21,7 @@ public sealed record RunInvocation(Workload Workload, V1Container Container, Run
 /// ConfigMap, writes to a volume, and names targets that are Services of the stated stack and mode, running; the
 /// wait-for-services list is exactly the targets' health ports and their stub; the Job's deadline fits the load.
 /// </summary>
-public static class RunnerChecks
+internal static class RunnerChecks
 {
     /// <summary>Slack a load Job's deadline must leave beyond the load and the wait for services (warm-up, report).</summary>
     public static readonly TimeSpan MinDeadlineSlack = TimeSpan.FromMinutes(5);
