@@ -22,4 +22,8 @@ internal sealed record RunOptions(
     long MaxFailures,
     IReadOnlyList<Threshold> Thresholds,
     string OutputDirectory,
-    string CommandLine);
+    string CommandLine)
+{
+    /// <summary>How each series is measured: the backoff after connection failures.</summary>
+    public MeasurementSettings Measurement { get; init; } = MeasurementSettings.Default;
+}

@@ -12,7 +12,8 @@ internal sealed class SeriesObserver(RunContext run, string seriesId) : ILoadObs
             sample.Latency,
             run.IsOpenModel ? sample.LatencyFromIntendedStart : null,
             sample.IsSuccess,
-            sample.StatusCode);
+            sample.StatusCode,
+            sample.ServerTime);
 
     public void OnProgress(LoadProgress p)
     {

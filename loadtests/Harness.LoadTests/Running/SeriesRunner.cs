@@ -49,7 +49,7 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             result = await LoadRunner.RunAsync(
                 scenario,
                 new SeriesObserver(run, seriesId),
-                new LoadRunnerOptions { MaxFailures = options.MaxFailures },
+                new LoadRunnerOptions { MaxFailures = options.MaxFailures, Backoff = options.Measurement.Backoff },
                 cancellationToken);
         }
         finally
@@ -60,6 +60,7 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             run.Progress.EndSeries();
         }
 
+        run.Recorder.EndSeries(seriesId, result.Requests);
         if (result.StoppedByFailureLimit)
         {
             run.Recorder.RecordEvent(new RunEvent(run.Clock.Elapsed.TotalSeconds, "note", seriesId, $"stopped after {result.Failures} failures (--max-failures)"));
