@@ -205,6 +205,31 @@ public sealed partial class RunRecorder : IDisposable
         }
     }
 
+    /// <summary>
+    /// Sets the series' <see cref="SeriesInfo.WarmUpSeconds"/> in <c>run.json</c> once it is known: a warm-up whose length
+    /// only the load itself decides (a burst ends when its calls are done) is recorded like the rest of the series, and
+    /// its length given when it has ended.
+    /// </summary>
+    /// <exception cref="ArgumentException">The run has no such series.</exception>
+    public void SetWarmUp(string seriesId, double warmUpSeconds)
+    {
+        if (!double.IsFinite(warmUpSeconds) || warmUpSeconds < 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(warmUpSeconds), warmUpSeconds, "Warm-up seconds must be a finite number, 0 or more.");
+        }
+
+        _ = Series(seriesId);
+        lock (_manifestGate)
+        {
+            ThrowIfCompleted();
+            _manifest = _manifest with
+            {
+                Series = [.. _manifest.Series.Select(s => s.Id == seriesId ? s with { WarmUpSeconds = warmUpSeconds } : s)],
+            };
+            _writer.WriteManifest(_manifest);
+        }
+    }
+
     /// <summary>Closed model: virtual users running in <paramref name="second"/>; open model: the target arrival rate. The last value wins.</summary>
     public void RecordUsers(string seriesId, int second, int users)
     {

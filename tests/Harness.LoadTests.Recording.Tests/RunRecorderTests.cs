@@ -271,6 +271,22 @@ public sealed class RunRecorderTests : IDisposable
     }
 
     [Fact]
+    public void Set_warm_up_records_a_warm_up_whose_length_the_load_decided_at_once()
+    {
+        var runDirectory = _directory.Sub("run");
+        using var recorder = new RunRecorder(TestRuns.Manifest("agent-1", TestRuns.Series("a"), TestRuns.Series("b")), runDirectory);
+
+        recorder.SetWarmUp("a", 3);
+
+        // run.json is rewritten at once, and only the series named changes.
+        var read = RawRunReader.ReadManifest(RawRunFiles.ManifestPath(runDirectory)).Series;
+        Assert.Equal([3.0, 0.0], read.Select(s => s.WarmUpSeconds));
+        Assert.Throws<ArgumentException>(() => recorder.SetWarmUp("missing", 1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => recorder.SetWarmUp("a", -1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => recorder.SetWarmUp("a", double.NaN));
+    }
+
+    [Fact]
     public void Misuse_is_refused()
     {
         var runDirectory = _directory.Sub("run");

@@ -19,6 +19,8 @@ public sealed class CommandLineTests
     [InlineData("--repeat=0", "--repeat must be between 1 and 20; got 0.")]
     [InlineData("--repeat=21", "--repeat must be between 1 and 20; got 21.")]
     [InlineData("--target=rest=http://h:1", "--target 'rest=http://h:1' must look like")]
+    [InlineData("--warm-up=-1s", "--warm-up '-1s' is negative")]
+    [InlineData("--warm-up=later", "--warm-up 'later' is not a duration")]
     [InlineData("--backoff=fast", "--backoff 'fast': write INITIAL..MAX with durations, e.g. 100ms..2s (the default), or off.")]
     [InlineData("--backoff=2s..100ms", "--backoff '2s..100ms': INITIAL must be above 0 and MAX between INITIAL and 1m")]
     [InlineData("--backoff=0s..1s", "--backoff '0s..1s': INITIAL must be above 0")]

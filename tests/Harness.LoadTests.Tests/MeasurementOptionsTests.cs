@@ -49,6 +49,36 @@ public sealed class MeasurementOptionsTests
         Assert.Null(options.Measurement.Backoff);
     }
 
+    [Theory]
+    [InlineData("10s", 10_000)]
+    [InlineData("1500ms", 1500)]
+    [InlineData("0", 0)]
+    [InlineData("0s", 0)]
+    public void WarmUp_AsWritten(string text, double milliseconds) =>
+        Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), MeasurementOptions.ParseWarmUp(text));
+
+    [Theory]
+    [InlineData("-5s", "--warm-up '-5s' is negative; give 0 (no warm-up) or a duration such as 10s.")]
+    [InlineData("soon", "--warm-up 'soon' is not a duration; write e.g. 10s, 1500ms or 1m, or 0 for no warm-up.")]
+    [InlineData("2h", "--warm-up '2h' is longer than 1h")]
+    public void WarmUp_Refused_SayingWhy(string text, string expected)
+    {
+        var ex = Assert.Throws<UsageException>(() => MeasurementOptions.ParseWarmUp(text));
+
+        Assert.StartsWith(expected, ex.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void WarmUp_ByDefault_Is10sScaledByTheTimeScale()
+    {
+        Assert.Equal(TimeSpan.FromSeconds(10), Bind("run").Measurement.WarmUp);
+        Assert.Equal(TimeSpan.FromSeconds(1), Bind("run", "--time-scale", "0.1").Measurement.WarmUp);
+    }
+
+    [Fact]
+    public void WarmUp_GivenExplicitly_IsNotScaled() =>
+        Assert.Equal(TimeSpan.FromSeconds(4), Bind("run", "--time-scale", "0.1", "--warm-up", "4s").Measurement.WarmUp);
+
     /// <summary>The options <c>harness</c> would run with.</summary>
     internal static Running.RunOptions Bind(params string[] args)
     {

@@ -55,7 +55,7 @@ internal sealed class RunCommandOptions
 
     public Option<string> Output { get; } = new("--output") { Description = "Folder for run folders.", DefaultValueFactory = _ => "reports" };
 
-    /// <summary>How each series is measured: <c>--backoff</c>.</summary>
+    /// <summary>How each series is measured: <c>--warm-up</c>, <c>--backoff</c>.</summary>
     public MeasurementOptions Measurement { get; } = new();
 
     public void AddTo(Command command)
@@ -145,7 +145,7 @@ internal sealed class RunCommandOptions
             parse.GetValue(Output)!,
             commandLine)
         {
-            Measurement = Measurement.Bind(parse),
+            Measurement = Measurement.Bind(parse, scale),
         };
     }
 

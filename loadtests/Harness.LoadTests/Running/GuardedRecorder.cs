@@ -55,6 +55,9 @@ internal sealed class GuardedRecorder : IDisposable
     /// <summary>The series is over: <paramref name="totalRequests"/> (the engine's count) goes to <c>run.json</c>, so a reader can tell what a damaged file lost.</summary>
     public void EndSeries(string seriesId, long totalRequests) => Guard(() => _recorder.EndSeries(seriesId, totalRequests));
 
+    /// <summary>The series' warm-up ended <paramref name="warmUpSeconds"/> after its start: <c>run.json</c> says so.</summary>
+    public void SetWarmUp(string seriesId, double warmUpSeconds) => Guard(() => _recorder.SetWarmUp(seriesId, warmUpSeconds));
+
     public void RecordUsers(string seriesId, int second, int users) => Guard(() => _recorder.RecordUsers(seriesId, second, users));
 
     public void RecordServer(string seriesId, int second, IReadOnlyDictionary<string, double> metrics) =>

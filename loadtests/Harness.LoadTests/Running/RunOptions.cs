@@ -24,6 +24,9 @@ internal sealed record RunOptions(
     string OutputDirectory,
     string CommandLine)
 {
-    /// <summary>How each series is measured: the backoff after connection failures.</summary>
+    /// <summary>How each series is measured: its warm-up, the backoff after connection failures.</summary>
     public MeasurementSettings Measurement { get; init; } = MeasurementSettings.Default;
+
+    /// <summary>Every series' load: the warm-up, then the profile, as the engine's stages.</summary>
+    public SeriesLoad SeriesLoad() => Running.SeriesLoad.Create(Profile.ToSimulations(), Measurement.WarmUp);
 }
