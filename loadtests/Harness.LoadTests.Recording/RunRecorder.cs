@@ -218,14 +218,37 @@ public sealed partial class RunRecorder : IDisposable
             throw new ArgumentOutOfRangeException(nameof(warmUpSeconds), warmUpSeconds, "Warm-up seconds must be a finite number, 0 or more.");
         }
 
+        ReplaceSeries(seriesId, s => s with { WarmUpSeconds = warmUpSeconds });
+    }
+
+    /// <summary>
+    /// Sets the series' ideal (<see cref="SeriesInfo.IdealLatencyMs"/>, <see cref="SeriesInfo.IdealThroughput"/>,
+    /// <see cref="SeriesInfo.IdealMethod"/>) in <c>run.json</c> once it is known: an ideal measured on the service
+    /// warmed by the series' own load, after that load, so that it is a floor rather than a cold service's time.
+    /// </summary>
+    /// <exception cref="ArgumentException">The run has no such series.</exception>
+    public void SetIdeal(string seriesId, double? latencyMs, double? throughput, string? method)
+    {
+        if (latencyMs is { } ms && !(double.IsFinite(ms) && ms > 0))
+        {
+            throw new ArgumentOutOfRangeException(nameof(latencyMs), latencyMs, "An ideal latency must be a finite number above 0, or null.");
+        }
+
+        if (throughput is { } rate && !(double.IsFinite(rate) && rate > 0))
+        {
+            throw new ArgumentOutOfRangeException(nameof(throughput), throughput, "An ideal throughput must be a finite number above 0, or null.");
+        }
+
+        ReplaceSeries(seriesId, s => s with { IdealLatencyMs = latencyMs, IdealThroughput = throughput, IdealMethod = method });
+    }
+
+    private void ReplaceSeries(string seriesId, Func<SeriesInfo, SeriesInfo> change)
+    {
         _ = Series(seriesId);
         lock (_manifestGate)
         {
             ThrowIfCompleted();
-            _manifest = _manifest with
-            {
-                Series = [.. _manifest.Series.Select(s => s.Id == seriesId ? s with { WarmUpSeconds = warmUpSeconds } : s)],
-            };
+            _manifest = _manifest with { Series = [.. _manifest.Series.Select(s => s.Id == seriesId ? change(s) : s)] };
             _writer.WriteManifest(_manifest);
         }
     }

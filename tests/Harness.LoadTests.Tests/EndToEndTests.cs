@@ -99,6 +99,10 @@ public sealed class EndToEndTests
         Assert.Equal(timeline.Sum(s => s.Requests), series.TotalRequests);
         Assert.Contains(timeline, s => s.ServerTime is { TotalCount: > 0 });
 
+        // The ideal: lone calls on the service the load warmed, after it.
+        Assert.True(series.IdealLatencyMs > 0, series.IdealMethod);
+        Assert.Contains("lone calls", series.IdealMethod, StringComparison.Ordinal);
+
         var summary = SeriesSummary.From(series, timeline);
         Assert.Equal(2, summary.WarmUpSecondsLeftOut);
         Assert.Equal(timeline.Where(s => s.Second >= 2).Sum(s => s.Requests), summary.Requests);

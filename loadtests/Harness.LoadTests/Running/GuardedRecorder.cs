@@ -58,6 +58,10 @@ internal sealed class GuardedRecorder : IDisposable
     /// <summary>The series' warm-up ended <paramref name="warmUpSeconds"/> after its start: <c>run.json</c> says so.</summary>
     public void SetWarmUp(string seriesId, double warmUpSeconds) => Guard(() => _recorder.SetWarmUp(seriesId, warmUpSeconds));
 
+    /// <summary>The series' ideal, measured after its load: <c>run.json</c> says so.</summary>
+    public void SetIdeal(string seriesId, double? latencyMs, double? throughput, string? method) =>
+        Guard(() => _recorder.SetIdeal(seriesId, latencyMs, throughput, method));
+
     public void RecordUsers(string seriesId, int second, int users) => Guard(() => _recorder.RecordUsers(seriesId, second, users));
 
     public void RecordServer(string seriesId, int second, IReadOnlyDictionary<string, double> metrics) =>

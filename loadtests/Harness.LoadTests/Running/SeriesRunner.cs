@@ -8,9 +8,9 @@ using Spectre.Console;
 namespace Harness.LoadTests.Running;
 
 /// <summary>
-/// Runs one series against a target that is up: calibrates the ideal, adds the series to the recorder, then drives
-/// its load (warm-up, then the profile: <see cref="SeriesLoad"/>) while the target's counters are scraped (and,
-/// under <c>matrix</c>, its container watched).
+/// Runs one series against a target that is up: adds the series to the recorder, drives its load (warm-up, then the
+/// profile: <see cref="SeriesLoad"/>) while the target's counters are scraped (and, under <c>matrix</c>, its container
+/// watched), then measures the ideal on the warmed, idle service (<see cref="Calibration"/>).
 /// </summary>
 internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
 {
@@ -20,7 +20,7 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
         var load = run.Load;
         var seriesId = series.Id;
         using var client = HarnessClients.For(target);
-        var (idealLatency, idealThroughput) = await Calibration.MeasureAsync(client, series.Operation, options.Settings, cancellationToken);
+        var ideal = Calibration.ByConstruction(series.Operation, options.Settings);
         var offset = run.Clock.Elapsed.TotalSeconds;
         run.Recorder.AddSeries(new SeriesInfo(
             seriesId,
@@ -31,10 +31,11 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             run.LoadModel,
             options.Settings.For(series.Operation),
             offset,
-            idealLatency,
-            idealThroughput,
+            ideal?.LatencyMs,
+            ideal?.Throughput,
             WarmUpSeconds: load.KnownWarmUpSeconds,
-            Repetition: series.Repetition));
+            Repetition: series.Repetition,
+            IdealMethod: ideal?.Method));
 
         // A series the raw files could not take is not run.
         cancellationToken.ThrowIfCancellationRequested();
@@ -87,6 +88,14 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
         console.MarkupLineInterpolated(
             $"  {seriesId}: {results.Sum(r => r.Requests)} requests, {results.Sum(r => r.Failures)} failed, {run.Clock.Elapsed.TotalSeconds - offset:F0} s{WarmUpNote(load)}");
         cancellationToken.ThrowIfCancellationRequested();
+
+        // After the load, never during it: the service is as warm as the series made it, and idle.
+        if (ideal is null)
+        {
+            ideal = await Calibration.MeasureComputeAsync(client, options.Settings, run.ScrapeHttp, target.MetricsAddress, cancellationToken);
+            run.Recorder.SetIdeal(seriesId, ideal.LatencyMs, ideal.Throughput, ideal.Method);
+            console.MarkupLineInterpolated($"  {seriesId}: ideal {(ideal.LatencyMs is { } ms ? $"{ms:0.###} ms" : "none")}, {ideal.Method}");
+        }
     }
 
     /// <param name="secondsIntoSeries">Where the scenario starts in the series, in whole seconds.</param>
