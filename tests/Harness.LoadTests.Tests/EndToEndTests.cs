@@ -109,6 +109,31 @@ public sealed class EndToEndTests
     }
 
     [Fact]
+    public async Task Burst_WarmsUpWithOneWholeBurst_ThenMeasuresOneBurst()
+    {
+        var output = HarnessRun.TempFolder();
+        var copies = 5 * Environment.ProcessorCount;
+
+        var (exitCode, text) = await HarnessRun.InvokeAsync(
+            "run", "--profile", "burst", "--operations", "compute", "--modes", "iocp", "--stacks", "grpc", "--iterations", "100000",
+            "--time-scale", "0.1", "--output", output);
+
+        Assert.True(exitCode == 0, text);
+        var run = RawRunReader.Read(HarnessRun.RunFolder(output));
+        var series = Assert.Single(run.Manifest.Series);
+        var timeline = run.Timelines[series.Id];
+
+        // The warm-up burst's length is recorded once it is over, on a whole second, and the measured burst starts there.
+        Assert.True(series.WarmUpSeconds >= 1 && series.WarmUpSeconds == Math.Floor(series.WarmUpSeconds), $"warm-up {series.WarmUpSeconds}");
+        Assert.Equal(copies, timeline.Where(s => s.Second < series.WarmUpSeconds).Sum(s => s.Requests));
+        Assert.Equal(2 * copies, series.TotalRequests);
+        var summary = SeriesSummary.From(series, timeline);
+        Assert.Equal(copies, summary.Requests);
+        Assert.Equal(0, summary.Failures);
+        Assert.Equal(copies, summary.PeakUsers);
+    }
+
+    [Fact]
     public async Task TargetKilledMidRun_TheRunGoesOnAndTheReportShowsTheFailures()
     {
         // Arrange: an external target that this test kills two seconds into a six-second run.

@@ -26,7 +26,7 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
         var load = options.SeriesLoad();
         var seriesDuration = load.Duration;
         console.MarkupLineInterpolated(
-            $"[bold]harness run[/] {options.Profile.Name}: {seriesCount} series of {options.Profile.Duration:hh\\:mm\\:ss}{WarmUp(load)} ({string.Join(", ", modes)} × {string.Join(", ", options.Stacks)} × {string.Join(", ", options.Operations)}{Order(plan)}), writing {runDirectory}");
+            $"[bold]harness run[/] {options.Profile.Name}: {seriesCount} series of {(options.Profile.HasBursts ? "up to " : "")}{options.Profile.Duration:hh\\:mm\\:ss}{WarmUp(load)} ({string.Join(", ", modes)} × {string.Join(", ", options.Stacks)} × {string.Join(", ", options.Operations)}{Order(plan)}), writing {runDirectory}");
 
         RunRecorder recorder;
         try

@@ -21,9 +21,25 @@ internal sealed class SeriesObserver(RunContext run, string seriesId, int second
             sample.StatusCode,
             sample.ServerTime);
 
+    /// <summary>
+    /// Records the users of the scenario's first second, which no progress report gives (the first comes when a second
+    /// has passed, by which time a burst may be over): a burst's or a constant stage's copies, an arrival rate.
+    /// </summary>
+    public void RecordStart(IReadOnlyList<LoadSimulation> stages) =>
+        run.Recorder.RecordUsers(seriesId, secondsIntoSeries, stages.Count == 0 ? 0 : UsersAtStart(stages[0]));
+
     public void OnProgress(LoadProgress p)
     {
         run.Recorder.RecordUsers(seriesId, secondsIntoSeries + p.Second, p.Users);
         run.Progress.Update(p);
     }
+
+    // Ramps start from 0; a pause runs none.
+    private static int UsersAtStart(LoadSimulation stage) => stage switch
+    {
+        LoadSimulation.KeepConstant keep => keep.Copies,
+        LoadSimulation.IterationsForConstant burst => burst.Copies,
+        LoadSimulation.Inject inject => (int)Math.Round(inject.Rate / inject.Interval.TotalSeconds),
+        _ => 0,
+    };
 }

@@ -106,9 +106,11 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
         var scenario = series.Operation == Operations.Compute
             ? ComputeScenario.Create(series.Id, client, options.Settings, stages)
             : CallThirdPartyScenario.Create(series.Id, client, options.Settings, stages);
+        var observer = new SeriesObserver(run, series.Id, secondsIntoSeries);
+        observer.RecordStart(stages);
         return await LoadRunner.RunAsync(
             scenario,
-            new SeriesObserver(run, series.Id, secondsIntoSeries),
+            observer,
             new LoadRunnerOptions { MaxFailures = options.MaxFailures, Backoff = options.Measurement.Backoff },
             cancellationToken);
     }
