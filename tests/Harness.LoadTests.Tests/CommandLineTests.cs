@@ -9,7 +9,7 @@ public sealed class CommandLineTests
     [InlineData("--modes=fast", "--modes 'fast': valid values are threadpool, iocp, custompool.")]
     [InlineData("--stacks=rest", "--stacks 'rest': valid values are soap, grpc.")]
     [InlineData("--operations=sleep", "--operations 'sleep': valid values are compute, call-third-party.")]
-    [InlineData("--profile=rampage", "is neither a built-in profile (quick, ramp, step, constant, inject, soak, burst)")]
+    [InlineData("--profile=rampage", "is neither a built-in profile (quick, ramp, step, constant, inject, soak, burst, aa)")]
     [InlineData("--time-scale=0", "--time-scale must be a positive number; got 0.")]
     [InlineData("--duration=soon", "--duration 'soon' is not a duration")]
     [InlineData("--rate=5", "--rate applies to open-model profiles")]

@@ -148,7 +148,7 @@ public sealed class LoadProfileTests
     {
         var ex = Assert.Throws<ProfileException>(() => LoadProfile.Load("rampage"));
 
-        Assert.Contains("quick, ramp, step, constant, inject, soak, burst", ex.Message, StringComparison.Ordinal);
+        Assert.Contains("quick, ramp, step, constant, inject, soak, burst, aa", ex.Message, StringComparison.Ordinal);
     }
 
     [Theory]

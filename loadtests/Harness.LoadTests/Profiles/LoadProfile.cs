@@ -22,7 +22,7 @@ internal sealed record LoadProfile(string Name, string Description, IReadOnlyLis
     };
 
     /// <summary>The profiles shipped with the harness, by name.</summary>
-    public static IReadOnlyList<string> BuiltInNames { get; } = ["quick", "ramp", "step", "constant", "inject", "soak", "burst"];
+    public static IReadOnlyList<string> BuiltInNames { get; } = ["quick", "ramp", "step", "constant", "inject", "soak", "burst", "aa"];
 
     public bool IsOpenModel => Stages.Any(s => s.IsOpenModel);
 

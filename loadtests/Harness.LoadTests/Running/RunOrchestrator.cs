@@ -15,11 +15,14 @@ namespace Harness.LoadTests.Running;
 /// </summary>
 internal sealed class RunOrchestrator(IAnsiConsole console)
 {
+    /// <summary>The run folder, once <see cref="RunAsync"/> has chosen it.</summary>
+    public string? RunDirectory { get; private set; }
+
     /// <returns>One of <see cref="ExitCodes"/>: the worst of what happened (recording failed, report not written, interrupted, threshold breached).</returns>
     public async Task<int> RunAsync(RunOptions options, ITargetProvider targets, CancellationToken cancellationToken)
     {
         var runId = DateTimeOffset.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
-        var runDirectory = Path.GetFullPath(Path.Combine(options.OutputDirectory, runId));
+        var runDirectory = RunDirectory = Path.GetFullPath(Path.Combine(options.OutputDirectory, runId));
         var plan = RunPlan.Create(options.Modes, options.Repeat, options.Stacks, options.Operations);
         var modes = options.Modes.Distinct().ToList();
         var seriesCount = plan.Sum(m => m.Series.Count);
