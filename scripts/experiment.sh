@@ -1,50 +1,116 @@
 #!/usr/bin/env bash
 # Reruns one of the published experiments (../shared/EXPERIMENTS.md; docs/experiments.md) with the harness.
-# Usage: scripts/experiment.sh S0|S1|S2|S2-matrix|S3 [extra harness options, e.g. --stacks grpc or --time-scale 0.25]
-# Each writes its run folder(s) under reports/<experiment>/ and prints the report path. These are benchmarks:
-# S2 takes 8 minutes per mode and stack as published (48 minutes for both stacks and three modes).
+# Usage: scripts/experiment.sh S0|S0-burst|S0-closed|S0-open|S1|S2|S2-matrix|S3 [extra harness options]
+#   e.g. scripts/experiment.sh S2 --stacks grpc --time-scale 0.25
+# Every experiment runs each mode twice (--repeat 2: A B B A…, each repetition against services started afresh), so
+# the report shows each mode's spread and says "within noise" where the modes cannot be told apart; pass --repeat N
+# to change it. Each writes its run folder(s) under reports/<experiment>/ and prints the report path. These are
+# benchmarks: S2 takes 8 minutes per series as published (2 stacks × 3 modes × 2 repetitions = 96 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cores=$(nproc)
 experiment=${1:-}
 shift || true
 
+# --repeat N (or --repeat=N) among the extra options replaces the default of 2; the rest go to the harness as given.
+repeat=2
+extra=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --repeat) repeat=${2:?--repeat needs a number}; shift 2 ;;
+    --repeat=*) repeat=${1#--repeat=}; shift ;;
+    *) extra+=("$1"); shift ;;
+  esac
+done
+
+harness() { scripts/harness.sh "$@" --repeat "$repeat" ${extra[@]+"${extra[@]}"}; }
+
+# S0: CPU-bound Compute (20,000,000 iterations) on both stacks, threadpool vs the IOCP rule, in three load models.
+s0_iterations=20000000
+s0_burst() {
+  # Seed 000's shape: 5 calls per core released at once on an idle service, each made once (profile burst).
+  harness run --output reports/S0-burst --profile burst --operations compute --iterations "$s0_iterations" --modes threadpool,iocp
+}
+s0_closed() {
+  # Closed model: 5 × cores virtual users, each calling again as soon as its call returns, for 2 minutes.
+  harness run --output reports/S0-closed --profile constant --users $((5 * cores)) \
+    --operations compute --iterations "$s0_iterations" --modes threadpool,iocp
+}
+s0_open() {
+  # Open model: arrivals on schedule at about 85 % of the cores, so queueing shows in the latency and no mode can
+  # slow the load down. The rate is 0.85 × cores ÷ one lone call's time, the ideal a short probe measures on a warm
+  # gRPC service (S0_RATE=N skips the probe).
+  local rate=${S0_RATE:-}
+  if [ -z "$rate" ]; then
+    local probe profile ideal
+    probe=$(mktemp -d)
+    profile="$probe/probe.json"
+    echo '{ "name": "probe", "description": "one user", "stages": [ { "kind": "keepConstant", "copies": 1, "during": "5s" } ] }' >"$profile"
+    scripts/harness.sh run --output "$probe" --profile "$profile" --warm-up 5s --stacks grpc --modes threadpool \
+      --operations compute --iterations "$s0_iterations" >"$probe/output.txt" \
+      || { cat "$probe/output.txt" >&2; echo "S0-open: the probe run failed; set S0_RATE to skip it" >&2; exit 1; }
+    ideal=$(grep -o '"idealLatencyMs": *[0-9.]*' "$probe"/*/run.json | head -1 | sed 's/.*: *//')
+    rm -rf "$probe"
+    [ -n "$ideal" ] || { echo "S0-open: the probe measured no lone-call time; set S0_RATE" >&2; exit 1; }
+    rate=$(awk -v cores="$cores" -v ms="$ideal" 'BEGIN { r = int(0.85 * cores * 1000 / ms + 0.5); print (r < 1 ? 1 : r) }')
+    echo "S0-open: one lone call takes $ideal ms; $rate requests/s is about 85 % of $cores cores"
+  fi
+  local folder profile
+  folder=$(mktemp -d)
+  profile="$folder/open-85.json"
+  cat >"$profile" <<EOF
+{
+  "name": "open-85",
+  "description": "Arrivals ramped to $rate/s over 10 s, then $rate/s for 2 minutes: about 85 % of $cores cores.",
+  "stages": [
+    { "kind": "rampingInject", "rate": $rate, "interval": "1s", "during": "10s" },
+    { "kind": "inject", "rate": $rate, "interval": "1s", "during": "2m" }
+  ]
+}
+EOF
+  harness run --output reports/S0-open --profile "$profile" --operations compute --iterations "$s0_iterations" --modes threadpool,iocp
+  rm -rf "$folder"
+}
+
 case "$experiment" in
   S0)
-    # CPU-bound Compute at 5×cores concurrent users: threadpool vs the IOCP rule.
-    scripts/harness.sh run --output reports/S0 --profile constant --users $((5 * cores)) \
-      --operations compute --iterations 20000000 --modes threadpool,iocp "$@"
+    s0_burst
+    s0_closed
+    s0_open
     ;;
+  S0-burst) s0_burst ;;
+  S0-closed) s0_closed ;;
+  S0-open) s0_open ;;
   S1)
     # Many concurrent 4 s waits: holding a thread each (task-wait) vs holding none (task-delay).
     # In-process stand-ins keep the client and stub out of the way; raise --users as far as the machine allows.
     for style in task-wait task-delay; do
-      scripts/harness.sh run --output "reports/S1-$style" --profile constant --users 2000 \
-        --operations call-third-party --fanout 1 --delay-ms 4000 --style "$style" --modes threadpool --stacks grpc "$@"
+      harness run --output "reports/S1-$style" --profile constant --users 2000 \
+        --operations call-third-party --fanout 1 --delay-ms 4000 --style "$style" --modes threadpool --stacks grpc
     done
     ;;
   S2)
     # Seed 002: ramp 4 users +4 every 45 s for 8 minutes; each request fans out 4 blocking 4 s calls.
-    scripts/harness.sh run --output reports/S2 --profile ramp \
-      --operations call-third-party --fanout 4 --delay-ms 4000 --style blocking --modes threadpool,iocp,custompool "$@"
+    harness run --output reports/S2 --profile ramp \
+      --operations call-third-party --fanout 4 --delay-ms 4000 --style blocking --modes threadpool,iocp,custompool
     ;;
   S2-matrix)
     # S2 with each mode in its own container under the same limits (harness matrix; needs Docker and
     # scripts/build-images.sh). Defaults: SOAP, 1 CPU and 512 MiB per container; override with --cpus/--memory.
-    scripts/harness.sh matrix --output reports/S2-matrix --profile ramp --stacks soap \
+    harness matrix --output reports/S2-matrix --profile ramp --stacks soap \
       --operations call-third-party --fanout 4 --delay-ms 4000 --style blocking --modes threadpool,iocp,custompool \
-      --cpus 1 --memory 512m "$@"
+      --cpus 1 --memory 512m
     ;;
   S3)
     # Seed 003: 8 blocking reads per request, sequential vs the default degree of parallelism (cores) vs 8.
     for parallelism in 1 "$cores" 8; do
-      scripts/harness.sh run --output "reports/S3-p$parallelism" --profile constant --users 1 --time-scale 0.25 \
+      harness run --output "reports/S3-p$parallelism" --profile constant --users 1 --time-scale 0.25 \
         --operations call-third-party --fanout 8 --delay-ms 250 --style blocking --parallelism "$parallelism" \
-        --modes custompool "$@"
+        --modes custompool
     done
     ;;
   *)
-    echo "usage: scripts/experiment.sh S0|S1|S2|S2-matrix|S3 [harness options]" >&2
+    echo "usage: scripts/experiment.sh S0|S0-burst|S0-closed|S0-open|S1|S2|S2-matrix|S3 [--repeat N] [harness options]" >&2
     exit 2
     ;;
 esac

@@ -40,6 +40,8 @@ public sealed class LocalProcess : IAsyncDisposable
 
     private readonly Process _process;
     private readonly StringBuilder _output = new();
+    private readonly string _assemblyName;
+    private readonly string[] _args;
 
     static LocalProcess()
     {
@@ -47,9 +49,11 @@ public sealed class LocalProcess : IAsyncDisposable
         AppDomain.CurrentDomain.UnhandledException += (_, _) => KillAll();
     }
 
-    private LocalProcess(string name, Process process, Uri address, Uri adminAddress)
+    private LocalProcess(string name, string assemblyName, string[] args, Process process, Uri address, Uri adminAddress)
     {
         Name = name;
+        _assemblyName = assemblyName;
+        _args = args;
         _process = process;
         Address = address;
         AdminAddress = adminAddress;
@@ -77,10 +81,37 @@ public sealed class LocalProcess : IAsyncDisposable
 
     /// <param name="assemblyName">A service assembly copied beside the runner, e.g. <c>Harness.SoapService</c>.</param>
     /// <exception cref="InvalidOperationException">The service exited or was not healthy in time; the message carries its output.</exception>
-    public static async Task<LocalProcess> StartAsync(string name, string assemblyName, IEnumerable<string> args, CancellationToken cancellationToken)
+    public static Task<LocalProcess> StartAsync(string name, string assemblyName, IEnumerable<string> args, CancellationToken cancellationToken)
     {
         var ports = LoopbackPorts.Free(2);
-        var (port, adminPort) = (ports[0], ports[1]);
+        return StartOnAsync(name, assemblyName, [.. args], ports[0], ports[1], cancellationToken);
+    }
+
+    /// <summary>
+    /// The same service started again on the same ports, once this one has been killed (<see cref="Kill"/>): a fault
+    /// test's restart, after which clients that held this one's address reach the new process.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">This process still runs 10 s later, or the new one exited or was not healthy in time.</exception>
+    public async Task<LocalProcess> StartAgainAsync(CancellationToken cancellationToken)
+    {
+        // A killed process takes a moment to go, and its ports with it.
+        using var exited = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        exited.CancelAfter(TimeSpan.FromSeconds(10));
+        try
+        {
+            await _process.WaitForExitAsync(exited.Token);
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw new InvalidOperationException($"{Name} still runs on {Address}; kill it before starting it again.");
+        }
+
+        return await StartOnAsync(Name, _assemblyName, _args, Address.Port, AdminAddress.Port, cancellationToken);
+    }
+
+    private static async Task<LocalProcess> StartOnAsync(
+        string name, string assemblyName, string[] args, int port, int adminPort, CancellationToken cancellationToken)
+    {
         var assembly = Path.Combine(AppContext.BaseDirectory, assemblyName + ".dll");
         if (!File.Exists(assembly))
         {
@@ -103,7 +134,7 @@ public sealed class LocalProcess : IAsyncDisposable
         }
 
         var process = new Process { StartInfo = start };
-        var local = new LocalProcess(name, process, new Uri($"http://127.0.0.1:{port}/"), new Uri($"http://127.0.0.1:{adminPort}/"));
+        var local = new LocalProcess(name, assemblyName, args, process, new Uri($"http://127.0.0.1:{port}/"), new Uri($"http://127.0.0.1:{adminPort}/"));
         process.OutputDataReceived += (_, e) => local.Append(e.Data);
         process.ErrorDataReceived += (_, e) => local.Append(e.Data);
         process.Start();

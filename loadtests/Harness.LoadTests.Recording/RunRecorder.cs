@@ -210,6 +210,54 @@ public sealed partial class RunRecorder : IDisposable
         }
     }
 
+    /// <summary>
+    /// Sets the series' <see cref="SeriesInfo.WarmUpSeconds"/> in <c>run.json</c> once it is known: a warm-up whose length
+    /// only the load itself decides (a burst ends when its calls are done) is recorded like the rest of the series, and
+    /// its length given when it has ended.
+    /// </summary>
+    /// <exception cref="ArgumentException">The run has no such series.</exception>
+    public void SetWarmUp(string seriesId, double warmUpSeconds)
+    {
+        if (!double.IsFinite(warmUpSeconds) || warmUpSeconds < 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(warmUpSeconds), warmUpSeconds, "Warm-up seconds must be a finite number, 0 or more.");
+        }
+
+        ReplaceSeries(seriesId, s => s with { WarmUpSeconds = warmUpSeconds });
+    }
+
+    /// <summary>
+    /// Sets the series' ideal (<see cref="SeriesInfo.IdealLatencyMs"/>, <see cref="SeriesInfo.IdealThroughput"/>,
+    /// <see cref="SeriesInfo.IdealMethod"/>) in <c>run.json</c> once it is known: an ideal measured on the service
+    /// warmed by the series' own load, after that load, so that it is a floor rather than a cold service's time.
+    /// </summary>
+    /// <exception cref="ArgumentException">The run has no such series.</exception>
+    public void SetIdeal(string seriesId, double? latencyMs, double? throughput, string? method)
+    {
+        if (latencyMs is { } ms && !(double.IsFinite(ms) && ms > 0))
+        {
+            throw new ArgumentOutOfRangeException(nameof(latencyMs), latencyMs, "An ideal latency must be a finite number above 0, or null.");
+        }
+
+        if (throughput is { } rate && !(double.IsFinite(rate) && rate > 0))
+        {
+            throw new ArgumentOutOfRangeException(nameof(throughput), throughput, "An ideal throughput must be a finite number above 0, or null.");
+        }
+
+        ReplaceSeries(seriesId, s => s with { IdealLatencyMs = latencyMs, IdealThroughput = throughput, IdealMethod = method });
+    }
+
+    private void ReplaceSeries(string seriesId, Func<SeriesInfo, SeriesInfo> change)
+    {
+        _ = Series(seriesId);
+        lock (_manifestGate)
+        {
+            ThrowIfCompleted();
+            _manifest = _manifest with { Series = [.. _manifest.Series.Select(s => s.Id == seriesId ? change(s) : s)] };
+            _writer.WriteManifest(_manifest);
+        }
+    }
+
     /// <summary>Closed model: virtual users running in <paramref name="second"/>; open model: the target arrival rate. The last value wins.</summary>
     public void RecordUsers(string seriesId, int second, int users)
     {

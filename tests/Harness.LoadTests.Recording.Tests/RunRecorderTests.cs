@@ -275,6 +275,40 @@ public sealed class RunRecorderTests : IDisposable
     }
 
     [Fact]
+    public void Set_warm_up_records_a_warm_up_whose_length_the_load_decided_at_once()
+    {
+        var runDirectory = _directory.Sub("run");
+        using var recorder = new RunRecorder(TestRuns.Manifest("agent-1", TestRuns.Series("a"), TestRuns.Series("b")), runDirectory);
+
+        recorder.SetWarmUp("a", 3);
+
+        // run.json is rewritten at once, and only the series named changes.
+        var read = RawRunReader.ReadManifest(RawRunFiles.ManifestPath(runDirectory)).Series;
+        Assert.Equal([3.0, 0.0], read.Select(s => s.WarmUpSeconds));
+        Assert.Throws<ArgumentException>(() => recorder.SetWarmUp("missing", 1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => recorder.SetWarmUp("a", -1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => recorder.SetWarmUp("a", double.NaN));
+    }
+
+    [Fact]
+    public void Set_ideal_records_an_ideal_measured_after_the_load_at_once()
+    {
+        var runDirectory = _directory.Sub("run");
+        using var recorder = new RunRecorder(TestRuns.Manifest("agent-1", TestRuns.Series("a"), TestRuns.Series("b")), runDirectory);
+
+        recorder.SetIdeal("b", 12.5, 160, "median of 10 lone calls");
+
+        var read = RawRunReader.ReadManifest(RawRunFiles.ManifestPath(runDirectory)).Series;
+        Assert.Equal((12.5, 160.0, "median of 10 lone calls"), (read[1].IdealLatencyMs, read[1].IdealThroughput, read[1].IdealMethod));
+        Assert.Equal(TestRuns.Series("a").IdealLatencyMs, read[0].IdealLatencyMs);
+        recorder.SetIdeal("b", null, null, null);
+        Assert.Null(RawRunReader.ReadManifest(RawRunFiles.ManifestPath(runDirectory)).Series[1].IdealLatencyMs);
+        Assert.Throws<ArgumentException>(() => recorder.SetIdeal("missing", 1, 1, null));
+        Assert.Throws<ArgumentOutOfRangeException>(() => recorder.SetIdeal("a", 0, 1, null));
+        Assert.Throws<ArgumentOutOfRangeException>(() => recorder.SetIdeal("a", 1, double.PositiveInfinity, null));
+    }
+
+    [Fact]
     public void Misuse_is_refused()
     {
         var runDirectory = _directory.Sub("run");

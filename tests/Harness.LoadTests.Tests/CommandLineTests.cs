@@ -9,7 +9,7 @@ public sealed class CommandLineTests
     [InlineData("--modes=fast", "--modes 'fast': valid values are threadpool, iocp, custompool.")]
     [InlineData("--stacks=rest", "--stacks 'rest': valid values are soap, grpc.")]
     [InlineData("--operations=sleep", "--operations 'sleep': valid values are compute, call-third-party.")]
-    [InlineData("--profile=rampage", "is neither a built-in profile (quick, ramp, step, constant, inject, soak)")]
+    [InlineData("--profile=rampage", "is neither a built-in profile (quick, ramp, step, constant, inject, soak, burst, aa)")]
     [InlineData("--time-scale=0", "--time-scale must be a positive number; got 0.")]
     [InlineData("--duration=soon", "--duration 'soon' is not a duration")]
     [InlineData("--rate=5", "--rate applies to open-model profiles")]
@@ -19,6 +19,12 @@ public sealed class CommandLineTests
     [InlineData("--repeat=0", "--repeat must be between 1 and 20; got 0.")]
     [InlineData("--repeat=21", "--repeat must be between 1 and 20; got 21.")]
     [InlineData("--target=rest=http://h:1", "--target 'rest=http://h:1' must look like")]
+    [InlineData("--warm-up=-1s", "--warm-up '-1s' is negative")]
+    [InlineData("--warm-up=later", "--warm-up 'later' is not a duration")]
+    [InlineData("--backoff=fast", "--backoff 'fast': write INITIAL..MAX with durations, e.g. 100ms..2s (the default), or off.")]
+    [InlineData("--backoff=2s..100ms", "--backoff '2s..100ms': INITIAL must be above 0 and MAX between INITIAL and 1m")]
+    [InlineData("--backoff=0s..1s", "--backoff '0s..1s': INITIAL must be above 0")]
+    [InlineData("--backoff=1s..2h", "MAX between INITIAL and 1m")]
     public async Task Run_WithBadInput_ExitsWithCode2AndSaysWhy(string option, string expected)
     {
         var output = HarnessRun.TempFolder();

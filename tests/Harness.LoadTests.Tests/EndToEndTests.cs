@@ -1,5 +1,6 @@
 using Harness.LoadTests.Hosting;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting.Analysis;
 
 namespace Harness.LoadTests.Tests;
 
@@ -76,6 +77,60 @@ public sealed class EndToEndTests
 
         // A fresh service process for each repetition: each listened on ports of its own.
         Assert.NotEqual(run.Manifest.Series[0].Target, run.Manifest.Series[1].Target);
+        Assert.Equal([1, 2], run.Manifest.Series.Select(s => s.Repetition));
+    }
+
+    [Fact]
+    public async Task WarmUp_IsRecordedAtTheSeriesStart_AndLeftOutOfTheSummary()
+    {
+        var output = HarnessRun.TempFolder();
+
+        var (exitCode, text) = await HarnessRun.InvokeAsync(
+            "run", "--modes", "iocp", "--stacks", "grpc", "--operations", "compute", "--iterations", "100000",
+            "--profile", "constant", "--time-scale", "0.03", "--warm-up", "2s", "--output", output);
+
+        Assert.True(exitCode == 0, text);
+        var run = RawRunReader.Read(HarnessRun.RunFolder(output));
+        var series = Assert.Single(run.Manifest.Series);
+        Assert.Equal(2, series.WarmUpSeconds);
+        Assert.Equal(0, series.Repetition);
+        var timeline = run.Timelines[series.Id];
+        Assert.True(timeline.Where(s => s.Second < 2).Sum(s => s.Requests) > 0, "the warm-up made no requests");
+        Assert.Equal(timeline.Sum(s => s.Requests), series.TotalRequests);
+        Assert.Contains(timeline, s => s.ServerTime is { TotalCount: > 0 });
+
+        // The ideal: lone calls on the service the load warmed, after it.
+        Assert.True(series.IdealLatencyMs > 0, series.IdealMethod);
+        Assert.Contains("lone calls", series.IdealMethod, StringComparison.Ordinal);
+
+        var summary = SeriesSummary.From(series, timeline);
+        Assert.Equal(2, summary.WarmUpSecondsLeftOut);
+        Assert.Equal(timeline.Where(s => s.Second >= 2).Sum(s => s.Requests), summary.Requests);
+    }
+
+    [Fact]
+    public async Task Burst_WarmsUpWithOneWholeBurst_ThenMeasuresOneBurst()
+    {
+        var output = HarnessRun.TempFolder();
+        var copies = 5 * Environment.ProcessorCount;
+
+        var (exitCode, text) = await HarnessRun.InvokeAsync(
+            "run", "--profile", "burst", "--operations", "compute", "--modes", "iocp", "--stacks", "grpc", "--iterations", "100000",
+            "--time-scale", "0.1", "--output", output);
+
+        Assert.True(exitCode == 0, text);
+        var run = RawRunReader.Read(HarnessRun.RunFolder(output));
+        var series = Assert.Single(run.Manifest.Series);
+        var timeline = run.Timelines[series.Id];
+
+        // The warm-up burst's length is recorded once it is over, on a whole second, and the measured burst starts there.
+        Assert.True(series.WarmUpSeconds >= 1 && series.WarmUpSeconds == Math.Floor(series.WarmUpSeconds), $"warm-up {series.WarmUpSeconds}");
+        Assert.Equal(copies, timeline.Where(s => s.Second < series.WarmUpSeconds).Sum(s => s.Requests));
+        Assert.Equal(2 * copies, series.TotalRequests);
+        var summary = SeriesSummary.From(series, timeline);
+        Assert.Equal(copies, summary.Requests);
+        Assert.Equal(0, summary.Failures);
+        Assert.Equal(copies, summary.PeakUsers);
     }
 
     [Fact]

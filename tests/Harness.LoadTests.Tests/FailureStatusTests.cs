@@ -1,3 +1,6 @@
+using System.Net.Sockets;
+using System.ServiceModel;
+using Grpc.Core;
 using Harness.Contracts;
 using Harness.LoadTests.Hosting;
 using Harness.LoadTests.Scenarios;
@@ -22,5 +25,32 @@ public sealed class FailureStatusTests
         // Assert
         Assert.NotNull(ex);
         Assert.Equal(expected, FailureStatus.Of(ex));
+        Assert.True(FailureStatus.IsConnectionFailure(ex), $"{ex.GetType().Name}: {ex.Message}");
+        Assert.True(FailureStatus.Fail(ex).IsConnectionFailure);
+    }
+
+    [Fact]
+    public void StatusTheServerSent_IsNotAConnectionFailure()
+    {
+        // The target answered: backing off would hide how often it refuses.
+        Exception[] answered =
+        [
+            new RpcException(new Status(StatusCode.Unavailable, "shutting down")),
+            new RpcException(new Status(StatusCode.ResourceExhausted, "queue full")),
+            new FaultException("bad argument"),
+            new TimeoutException(),
+        ];
+
+        Assert.All(answered, ex => Assert.False(FailureStatus.IsConnectionFailure(ex), ex.Message));
+    }
+
+    [Fact]
+    public void UnavailableOverARefusedSocket_IsAConnectionFailure()
+    {
+        var refused = new HttpRequestException(HttpRequestError.ConnectionError, "Connection refused", new SocketException((int)SocketError.ConnectionRefused));
+        var ex = new RpcException(new Status(StatusCode.Unavailable, "Error starting gRPC call.", refused));
+
+        Assert.True(FailureStatus.IsConnectionFailure(ex));
+        Assert.Equal("UNAVAILABLE", FailureStatus.Fail(ex).StatusCode);
     }
 }

@@ -68,6 +68,67 @@ public sealed class LoadProfileTests
         Assert.Equal(88, stages[^1].Copies);
     }
 
+    [Fact]
+    public void Burst_IsSeed000_FiveCallsPerCoreAtOnce_EachMadeOnce()
+    {
+        var profile = LoadProfile.Load("burst");
+
+        var burst = Assert.IsType<LoadSimulation.IterationsForConstant>(Assert.Single(profile.ToSimulations()));
+        Assert.Equal(new LoadSimulation.IterationsForConstant(5 * Environment.ProcessorCount, 1, TimeSpan.FromMinutes(5)), burst);
+        Assert.True(profile.HasBursts);
+        Assert.False(profile.IsOpenModel);
+
+        // The recorded definition says how many copies ran, not how they were computed.
+        Assert.Contains($"\"copies\": {5 * Environment.ProcessorCount}", profile.ToJson(), StringComparison.Ordinal);
+        Assert.DoesNotContain("copiesPerCore", profile.ToJson(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void CopiesPerCore_IsResolvedForTheMachinesCores()
+    {
+        var json = "{ \"name\": \"x\", \"stages\": [ { \"kind\": \"iterationsForConstant\", \"copiesPerCore\": 5, \"iterations\": 3, \"during\": \"1m\" } ] }";
+
+        var stages = LoadProfile.Parse(json, "test", cores: 8).ToSimulations();
+
+        Assert.Equal([new LoadSimulation.IterationsForConstant(40, 3, TimeSpan.FromMinutes(1))], stages);
+    }
+
+    [Fact]
+    public void Burst_UsersSetsItsCopies_AndTheTimeScaleItsUpperBound()
+    {
+        var stages = LoadProfile.Load("burst").WithPeakUsers(24).Scale(0.1).ToSimulations();
+
+        Assert.Equal([new LoadSimulation.IterationsForConstant(24, 1, TimeSpan.FromSeconds(30))], stages);
+    }
+
+    [Fact]
+    public void Burst_MixesWithOtherClosedStages()
+    {
+        var json = "{ \"name\": \"x\", \"stages\": [ { \"kind\": \"keepConstant\", \"copies\": 2, \"during\": \"5s\" }, { \"kind\": \"iterationsForConstant\", \"copies\": 10, \"iterations\": 1, \"during\": \"1m\" } ] }";
+
+        var profile = LoadProfile.Parse(json, "test");
+
+        Assert.False(profile.IsOpenModel);
+        Assert.IsType<LoadSimulation.IterationsForConstant>(profile.ToSimulations()[1]);
+        Assert.Equal(20, Assert.IsType<LoadSimulation.IterationsForConstant>(profile.WithPeakUsers(20).ToSimulations()[1]).Copies);
+    }
+
+    [Theory]
+    [InlineData("{ \"name\": \"x\", \"stages\": [ { \"kind\": \"iterationsForConstant\", \"iterations\": 1, \"during\": \"1m\" } ] }", "IterationsForConstant needs 'copies' (1 or more users) or 'copiesPerCore', and 'iterations'")]
+    [InlineData("{ \"name\": \"x\", \"stages\": [ { \"kind\": \"iterationsForConstant\", \"copies\": 0, \"iterations\": 1, \"during\": \"1m\" } ] }", "IterationsForConstant needs 'copies' (1 or more users)")]
+    [InlineData("{ \"name\": \"x\", \"stages\": [ { \"kind\": \"iterationsForConstant\", \"copies\": 5, \"during\": \"1m\" } ] }", "and 'iterations' (1 or more requests per user)")]
+    [InlineData("{ \"name\": \"x\", \"stages\": [ { \"kind\": \"iterationsForConstant\", \"copies\": 5, \"iterations\": 0, \"during\": \"1m\" } ] }", "and 'iterations' (1 or more requests per user)")]
+    [InlineData("{ \"name\": \"x\", \"stages\": [ { \"kind\": \"iterationsForConstant\", \"copies\": 5, \"iterations\": 1 } ] }", "'during' must be positive")]
+    [InlineData("{ \"name\": \"x\", \"stages\": [ { \"kind\": \"iterationsForConstant\", \"copies\": 5, \"copiesPerCore\": 5, \"iterations\": 1, \"during\": \"1m\" } ] }", "give 'copies' or 'copiesPerCore', not both")]
+    [InlineData("{ \"name\": \"x\", \"stages\": [ { \"kind\": \"inject\", \"copiesPerCore\": 5, \"rate\": 1, \"interval\": \"1s\", \"during\": \"1m\" } ] }", "'copiesPerCore' applies to RampingConstant, KeepConstant and IterationsForConstant, not Inject")]
+    [InlineData("{ \"name\": \"x\", \"stages\": [ { \"kind\": \"iterationsForConstant\", \"copies\": 5, \"iterations\": 1, \"during\": \"1m\" }, { \"kind\": \"inject\", \"rate\": 2, \"interval\": \"1s\", \"during\": \"1s\" } ] }", "mixes closed-model stages")]
+    public void Parse_RejectsInvalidBursts(string json, string expected)
+    {
+        var ex = Assert.Throws<ProfileException>(() => LoadProfile.Parse(json, "test"));
+
+        Assert.Contains(expected, ex.Message, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData("{ \"name\": \"x\", \"stages\": [] }", "needs a name and at least one stage")]
     [InlineData("{ \"name\": \"x\", \"stages\": [ { \"kind\": \"keepConstant\", \"during\": \"10s\" } ] }", "KeepConstant needs 'copies'")]
@@ -87,7 +148,7 @@ public sealed class LoadProfileTests
     {
         var ex = Assert.Throws<ProfileException>(() => LoadProfile.Load("rampage"));
 
-        Assert.Contains("quick, ramp, step, constant, inject, soak", ex.Message, StringComparison.Ordinal);
+        Assert.Contains("quick, ramp, step, constant, inject, soak, burst, aa", ex.Message, StringComparison.Ordinal);
     }
 
     [Theory]

@@ -9,7 +9,7 @@ using Spectre.Console;
 
 namespace Harness.LoadTests.Cli;
 
-/// <summary>The <c>harness</c> command tree: <c>run</c> (the default), <c>matrix</c>, <c>compare</c> and <c>report</c>.</summary>
+/// <summary>The <c>harness</c> command tree: <c>run</c> (the default), <c>matrix</c>, <c>compare</c>, <c>report</c> and <c>calibrate</c>.</summary>
 internal static class HarnessCli
 {
     /// <summary>Parses and runs <paramref name="args"/>; a command line that does not parse gets one line and exit code 2, not the help.</summary>
@@ -79,6 +79,8 @@ internal static class HarnessCli
             return RunReport.Render(console, RunFolder(parse.GetValue(runFolder)!), []);
         }));
         root.Subcommands.Add(report);
+
+        root.Subcommands.Add(CalibrateCommand.Create(console));
         return root;
     }
 
@@ -94,11 +96,15 @@ internal static class HarnessCli
             return Usage(console, ex.Message);
         }
 
-        await using ITargetProvider targets = run.Targets.Count > 0
-            ? new ExternalTargets(run.Targets)
-            : new LocalTargets(run.Stacks, message => console.MarkupLineInterpolated($"[grey]{message}[/]"));
+        await using var targets = TargetsFor(console, run);
         return await OrchestrateAsync(console, run, targets, afterRun: null, cancellationToken);
     }
+
+    /// <summary>The services a run loads: <c>--target</c>s, else local ones started mode by mode.</summary>
+    internal static ITargetProvider TargetsFor(IAnsiConsole console, RunOptions run) =>
+        run.Targets.Count > 0
+            ? new ExternalTargets(run.Targets)
+            : new LocalTargets(run.Stacks, message => console.MarkupLineInterpolated($"[grey]{message}[/]"));
 
     private static async Task<int> MatrixAsync(IAnsiConsole console, MatrixCommandOptions options, ParseResult parse, CancellationToken cancellationToken)
     {
@@ -157,9 +163,9 @@ internal static class HarnessCli
         }
     }
 
-    private static string CommandLine(ParseResult parse) => "harness " + string.Join(' ', parse.Tokens.Select(t => t.Value));
+    internal static string CommandLine(ParseResult parse) => "harness " + string.Join(' ', parse.Tokens.Select(t => t.Value));
 
-    private static int Usage(IAnsiConsole console, string message)
+    internal static int Usage(IAnsiConsole console, string message)
     {
         console.MarkupLineInterpolated($"[red]error:[/] {message}");
         return ExitCodes.Usage;

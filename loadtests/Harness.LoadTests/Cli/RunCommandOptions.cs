@@ -55,6 +55,9 @@ internal sealed class RunCommandOptions
 
     public Option<string> Output { get; } = new("--output") { Description = "Folder for run folders.", DefaultValueFactory = _ => "reports" };
 
+    /// <summary>How each series is measured: <c>--warm-up</c>, <c>--backoff</c>.</summary>
+    public MeasurementOptions Measurement { get; } = new();
+
     public void AddTo(Command command)
     {
         foreach (var option in (Option[])[Profile, TimeScale, Duration, Users, Rate, Stacks, Operations, Modes, Repeat, Targets, ModeLabel,
@@ -62,6 +65,8 @@ internal sealed class RunCommandOptions
         {
             command.Options.Add(option);
         }
+
+        Measurement.AddTo(command);
     }
 
     /// <exception cref="UsageException">A value is out of range or unknown; the message names the option and the valid values.</exception>
@@ -138,7 +143,10 @@ internal sealed class RunCommandOptions
             maxFailures,
             [.. (parse.GetValue(Assertions) ?? []).Select(a => Guard(() => Threshold.Parse(a)))],
             parse.GetValue(Output)!,
-            commandLine);
+            commandLine)
+        {
+            Measurement = Measurement.Bind(parse, scale),
+        };
     }
 
     private static void ValidateSettings(OperationSettings settings)

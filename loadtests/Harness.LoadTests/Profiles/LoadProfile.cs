@@ -22,9 +22,12 @@ internal sealed record LoadProfile(string Name, string Description, IReadOnlyLis
     };
 
     /// <summary>The profiles shipped with the harness, by name.</summary>
-    public static IReadOnlyList<string> BuiltInNames { get; } = ["quick", "ramp", "step", "constant", "inject", "soak"];
+    public static IReadOnlyList<string> BuiltInNames { get; } = ["quick", "ramp", "step", "constant", "inject", "soak", "burst", "aa"];
 
     public bool IsOpenModel => Stages.Any(s => s.IsOpenModel);
+
+    /// <summary>A burst ends when its calls are done, so <see cref="Duration"/> is only an upper bound.</summary>
+    public bool HasBursts => Stages.Any(s => s.Kind == StageKind.IterationsForConstant);
 
     public TimeSpan Duration => ToSimulations().Aggregate(TimeSpan.Zero, (total, s) => total + s.During);
 
@@ -50,8 +53,11 @@ internal sealed record LoadProfile(string Name, string Description, IReadOnlyLis
         return Parse(File.ReadAllText(nameOrPath), nameOrPath);
     }
 
+    /// <param name="json">The profile.</param>
+    /// <param name="source">Its name or file, for messages.</param>
+    /// <param name="cores">What <c>copiesPerCore</c> multiplies; this machine's processor count when null.</param>
     /// <exception cref="ProfileException">The JSON does not describe a valid profile.</exception>
-    public static LoadProfile Parse(string json, string source)
+    public static LoadProfile Parse(string json, string source, int? cores = null)
     {
         LoadProfile? profile;
         try
@@ -79,7 +85,8 @@ internal sealed record LoadProfile(string Name, string Description, IReadOnlyLis
             throw new ProfileException($"Profile {source}: mixes closed-model stages (users) and open-model stages (inject); use one model per profile.");
         }
 
-        return profile;
+        // Resolved here, so the profile recorded with a run says how many copies it ran.
+        return profile with { Stages = [.. profile.Stages.Select(s => s.PerCore(cores ?? Environment.ProcessorCount))] };
     }
 
     public string ToJson() => JsonSerializer.Serialize(this, Json);
@@ -123,6 +130,7 @@ internal sealed record LoadProfile(string Name, string Description, IReadOnlyLis
         {
             LoadSimulation.KeepConstant k => k.Copies,
             LoadSimulation.RampingConstant r => r.Copies,
+            LoadSimulation.IterationsForConstant b => b.Copies,
             _ => 0,
         });
         var factor = (double)peakUsers / Math.Max(1, peak);
@@ -160,9 +168,16 @@ internal enum StageKind
 
     /// <summary>Seed 002's shape: <c>start</c> users, then <c>add</c> more every <c>every</c>, until <c>during</c> has passed.</summary>
     Steps,
+
+    /// <summary>
+    /// A burst (seed 000's shape, NBomber 5's name): <c>copies</c> users start at once, each makes <c>iterations</c>
+    /// requests one after another, then stops; the stage ends when all are done, or at <c>during</c>, an upper bound.
+    /// </summary>
+    IterationsForConstant,
 }
 
 /// <summary>One stage as written in a profile. Durations accept <c>45s</c>, <c>8m</c>, <c>2h</c>, <c>1500ms</c> or <c>hh:mm:ss</c>.</summary>
+/// <param name="CopiesPerCore">Instead of <c>copies</c>: that many users per processor of the machine the runner runs on, resolved when the profile is read.</param>
 internal sealed record StageSpec(
     [property: JsonConverter(typeof(JsonStringEnumConverter<StageKind>))] StageKind Kind,
     [property: JsonConverter(typeof(DurationJsonConverter))] TimeSpan During,
@@ -171,7 +186,9 @@ internal sealed record StageSpec(
     [property: JsonConverter(typeof(DurationJsonConverter))] TimeSpan? Interval = null,
     int? Start = null,
     int? Add = null,
-    [property: JsonConverter(typeof(DurationJsonConverter))] TimeSpan? Every = null)
+    [property: JsonConverter(typeof(DurationJsonConverter))] TimeSpan? Every = null,
+    int? Iterations = null,
+    int? CopiesPerCore = null)
 {
     public bool IsOpenModel => Kind is StageKind.Inject or StageKind.RampingInject;
 
@@ -182,10 +199,23 @@ internal sealed record StageSpec(
             throw new ProfileException($"{where}: 'during' must be positive.");
         }
 
+        if (CopiesPerCore is not null && Kind is not (StageKind.RampingConstant or StageKind.KeepConstant or StageKind.IterationsForConstant))
+        {
+            throw new ProfileException($"{where}: 'copiesPerCore' applies to RampingConstant, KeepConstant and IterationsForConstant, not {Kind}.");
+        }
+
+        if (CopiesPerCore is not null && Copies is not null)
+        {
+            throw new ProfileException($"{where}: give 'copies' or 'copiesPerCore', not both.");
+        }
+
+        var copies = Copies ?? CopiesPerCore;
         switch (Kind)
         {
-            case StageKind.RampingConstant or StageKind.KeepConstant when Copies is null or < 0:
-                throw new ProfileException($"{where}: {Kind} needs 'copies' (0 or more users).");
+            case StageKind.RampingConstant or StageKind.KeepConstant when copies is null or < 0:
+                throw new ProfileException($"{where}: {Kind} needs 'copies' (0 or more users) or 'copiesPerCore'.");
+            case StageKind.IterationsForConstant when copies is null or < 1 || Iterations is null or < 1:
+                throw new ProfileException($"{where}: IterationsForConstant needs 'copies' (1 or more users) or 'copiesPerCore', and 'iterations' (1 or more requests per user); 'during' is its upper bound.");
             case StageKind.Inject or StageKind.RampingInject when Rate is null or < 0:
                 throw new ProfileException($"{where}: {Kind} needs 'rate' (0 or more requests per interval).");
             case StageKind.Inject or StageKind.RampingInject when Interval is not { } interval || interval <= TimeSpan.Zero:
@@ -194,6 +224,10 @@ internal sealed record StageSpec(
                 throw new ProfileException($"{where}: Steps needs 'start' and 'add' (0 or more users) and a positive 'every'.");
         }
     }
+
+    /// <summary><c>copiesPerCore</c> turned into <c>copies</c> for a machine of <paramref name="cores"/> processors.</summary>
+    internal StageSpec PerCore(int cores) =>
+        CopiesPerCore is { } perCore ? this with { Copies = perCore * cores, CopiesPerCore = null } : this;
 
     internal StageSpec ScaleTime(double factor) => this with
     {
@@ -223,6 +257,9 @@ internal sealed record StageSpec(
                 break;
             case StageKind.RampingInject:
                 yield return new LoadSimulation.RampingInject(Rate!.Value, Interval!.Value, During);
+                break;
+            case StageKind.IterationsForConstant:
+                yield return new LoadSimulation.IterationsForConstant(Copies!.Value, Iterations!.Value, During);
                 break;
             case StageKind.Pause:
                 yield return new LoadSimulation.Pause(During);

@@ -1,57 +1,131 @@
 using System.Diagnostics;
+using System.Globalization;
 using Harness.Contracts;
+using Harness.LoadTests.Recording;
 using Harness.LoadTests.Scenarios;
 
 namespace Harness.LoadTests.Running;
 
+/// <summary>The ideal lines of a series, and how each was found (<see cref="SeriesInfo.IdealMethod"/>).</summary>
+/// <param name="LatencyMs">The best latency possible, the floor of the mean; null when none could be measured.</param>
+/// <param name="Throughput">The best throughput possible (Compute: one lone call per core), or null.</param>
+internal sealed record Ideal(double? LatencyMs, double? Throughput, string? Method)
+{
+    public static Ideal None(string why) => new(null, null, why);
+}
+
 /// <summary>
-/// A few lone calls before a series' load: they warm the service's code paths (so modes start equal) and give the
-/// ideal lines: the fastest lone call, and for Compute the throughput of one such call per core.
+/// The ideal lines. CallThirdParty's is known by construction: every call in parallel, each taking exactly the stub's
+/// delay. Compute's is measured with lone calls <em>after</em> the series' load, on the service that load warmed: a
+/// fresh service runs its first seconds of calls on unoptimised code (a Compute call of 100,000 iterations took 4.5 ms
+/// of server time for the first 5 s of a run and 0.4 ms after its methods were recompiled), so lone calls before the
+/// load measured a cold service, and the "ideal" came out above what the load then achieved. After the load, with the
+/// service idle, the calls neither compete with the load nor warm the service at the expense of the series.
 /// </summary>
 internal static class Calibration
 {
-    // The first calls pay for compiling the service's path; only the fastest of the later ones is a lone call's time.
-    private const int WarmUpCalls = 5;
-    private const int MeasuredCalls = 5;
+    /// <summary>Discarded: the first calls after a load meet its leftovers (a collection, a connection to re-open).</summary>
+    private const int WarmCalls = 5;
 
-    public static async Task<(double? LatencyMs, double? Throughput)> MeasureAsync(
-        IHarnessClient client, string operation, OperationSettings settings, CancellationToken cancellationToken)
+    private const int MaxCalls = 60;
+    private static readonly TimeSpan TimeBound = TimeSpan.FromSeconds(15);
+    private static readonly TimeSpan QuietBound = TimeSpan.FromSeconds(30);
+    private static readonly TimeSpan QuietPoll = TimeSpan.FromMilliseconds(100);
+
+    /// <summary>The ideal known before any call: CallThirdParty's; null for Compute, which is measured after the load.</summary>
+    public static Ideal? ByConstruction(string operation, OperationSettings settings)
     {
-        if (operation == Operations.CallThirdParty)
+        if (operation != Operations.CallThirdParty)
         {
-            // Ideal: every call in parallel, each taking exactly the stub's delay.
-            var waves = settings.Parallelism == 0 ? 1 : (int)Math.Ceiling(settings.Fanout / (double)settings.Parallelism);
-            try
-            {
-                await client.CallThirdPartyAsync(settings.Fanout, 1, settings.Style, settings.Parallelism, cancellationToken);
-            }
-            catch (Exception ex) when (ex is not OperationCanceledException)
-            {
-                // A failing target is measured by the run itself; the warm-up only prepares.
-            }
-
-            return (settings.DelayMs * (double)waves, null);
+            return null;
         }
 
-        var fastest = double.MaxValue;
-        for (var i = 0; i < WarmUpCalls + MeasuredCalls; i++)
+        var waves = settings.Parallelism == 0 ? 1 : (int)Math.Ceiling(settings.Fanout / (double)settings.Parallelism);
+        return new Ideal(
+            settings.DelayMs * (double)waves,
+            null,
+            string.Create(
+                CultureInfo.InvariantCulture,
+                $"by construction: {waves} wave{(waves == 1 ? "" : "s")} of calls in parallel, each the stub's {settings.DelayMs} ms"));
+    }
+
+    /// <summary>
+    /// Compute's ideal: waits (bounded) until the service executes nothing, then makes lone calls, one after another:
+    /// <see cref="WarmCalls"/> discarded, then until the median of the last five moves less than 5 % from the five
+    /// before (<see cref="StableMedian"/>), at most <see cref="MaxCalls"/> calls and <see cref="TimeBound"/>.
+    /// </summary>
+    public static async Task<Ideal> MeasureComputeAsync(
+        IHarnessClient client, OperationSettings settings, HttpClient http, Uri metricsAddress, CancellationToken cancellationToken)
+    {
+        var busy = await WaitQuietAsync(http, metricsAddress, cancellationToken);
+        var median = new StableMedian();
+        var clock = Stopwatch.StartNew();
+        var calls = 0;
+        while (calls < WarmCalls + MaxCalls && clock.Elapsed < TimeBound)
         {
-            var stopwatch = Stopwatch.StartNew();
+            var call = Stopwatch.StartNew();
             try
             {
                 await client.ComputeAsync(settings.Iterations, cancellationToken);
             }
-            catch (Exception ex) when (ex is not OperationCanceledException)
+            catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
             {
-                return (null, null);
+                return Ideal.None($"not measured: a lone call after the load failed ({FailureStatus.Of(ex)})");
             }
 
-            if (i >= WarmUpCalls)
+            if (++calls > WarmCalls && median.Add(call.Elapsed.TotalMilliseconds))
             {
-                fastest = Math.Min(fastest, stopwatch.Elapsed.TotalMilliseconds);
+                break;
             }
         }
 
-        return (fastest, Environment.ProcessorCount * 1000 / fastest);
+        if (median.Count < StableMedian.Window)
+        {
+            return Ideal.None($"not measured: {median.Count} lone calls in {TimeBound.TotalSeconds:0} s are too few");
+        }
+
+        var ms = median.Median;
+        var method = FormattableString.Invariant(
+            $"median of the last {Math.Min(median.Count, StableMedian.Window * 2)} of {median.Count} lone calls after {WarmCalls} discarded, on the service warmed by the series' load, after it")
+            + (median.IsStable
+                ? FormattableString.Invariant($" (stable within {StableMedian.Tolerance:P0})")
+                : FormattableString.Invariant($" (not stable within {StableMedian.Tolerance:P0} by the bound)"))
+            + (busy is { } executing ? FormattableString.Invariant($"; the service still ran {executing:0} operations when they began") : "");
+        return new Ideal(ms, Environment.ProcessorCount * 1000 / ms, method);
     }
+
+    /// <summary>Waits until the service's /metrics shows no operation executing; returns how many were still executing when it gave up, null when quiet or unknown.</summary>
+    private static async Task<double?> WaitQuietAsync(HttpClient http, Uri metricsAddress, CancellationToken cancellationToken)
+    {
+        var url = new Uri(metricsAddress, "/metrics");
+        var clock = Stopwatch.StartNew();
+        double executing;
+        do
+        {
+            try
+            {
+                using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+                timeout.CancelAfter(TimeSpan.FromSeconds(2));
+                var metrics = PrometheusTextParser.Parse(await http.GetStringAsync(url, timeout.Token));
+                executing = metrics.Where(m => IsExecuting(m.Key) && m.Value > 0).Sum(m => m.Value);
+            }
+            catch (Exception ex) when (!cancellationToken.IsCancellationRequested && ex is HttpRequestException or OperationCanceledException)
+            {
+                return null;
+            }
+
+            if (executing == 0)
+            {
+                return null;
+            }
+
+            await Task.Delay(QuietPoll, cancellationToken);
+        }
+        while (clock.Elapsed < QuietBound);
+
+        return executing;
+    }
+
+    private static bool IsExecuting(string key) =>
+        key == "harness_operations_executing" || key.StartsWith("harness_operations_executing{", StringComparison.Ordinal);
 }

@@ -32,8 +32,10 @@ internal sealed class GuardedRecorder : IDisposable
 
     public void AddSeries(SeriesInfo series) => Guard(() => _recorder.AddSeries(series));
 
+    /// <param name="serverTime">The execution time the server reported for a successful request, or null.</param>
     public void RecordRequest(
-        string seriesId, TimeSpan completedAt, TimeSpan latency, TimeSpan? latencyFromIntendedStart, bool isSuccess, string? statusCode)
+        string seriesId, TimeSpan completedAt, TimeSpan latency, TimeSpan? latencyFromIntendedStart, bool isSuccess, string? statusCode,
+        TimeSpan? serverTime)
     {
         if (Failed)
         {
@@ -42,13 +44,23 @@ internal sealed class GuardedRecorder : IDisposable
 
         try
         {
-            _recorder.RecordRequest(seriesId, completedAt, latency, latencyFromIntendedStart, isSuccess, statusCode);
+            _recorder.RecordRequest(seriesId, completedAt, latency, latencyFromIntendedStart, isSuccess, statusCode, serverTime);
         }
         catch (Exception ex) when (IsWriteFailure(ex))
         {
             Fail(ex);
         }
     }
+
+    /// <summary>The series is over: <paramref name="totalRequests"/> (the engine's count) goes to <c>run.json</c>, so a reader can tell what a damaged file lost.</summary>
+    public void EndSeries(string seriesId, long totalRequests) => Guard(() => _recorder.EndSeries(seriesId, totalRequests));
+
+    /// <summary>The series' warm-up ended <paramref name="warmUpSeconds"/> after its start: <c>run.json</c> says so.</summary>
+    public void SetWarmUp(string seriesId, double warmUpSeconds) => Guard(() => _recorder.SetWarmUp(seriesId, warmUpSeconds));
+
+    /// <summary>The series' ideal, measured after its load: <c>run.json</c> says so.</summary>
+    public void SetIdeal(string seriesId, double? latencyMs, double? throughput, string? method) =>
+        Guard(() => _recorder.SetIdeal(seriesId, latencyMs, throughput, method));
 
     public void RecordUsers(string seriesId, int second, int users) => Guard(() => _recorder.RecordUsers(seriesId, second, users));
 

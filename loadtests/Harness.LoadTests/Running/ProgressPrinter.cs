@@ -5,9 +5,11 @@ using Spectre.Console;
 namespace Harness.LoadTests.Running;
 
 /// <summary>
-/// The progress line: current series, users, req/s, errors and time left. On a terminal it is rewritten in
-/// place every second; when output is redirected (logs) or CI is set, a full line is written every five seconds.
+/// The progress line: current series, whether it is warming up, users, req/s, errors and time left. On a terminal it
+/// is rewritten in place every second; when output is redirected (logs) or CI is set, a full line is written every
+/// five seconds.
 /// </summary>
+/// <param name="seriesDuration">One series' planned length, warm-up included, for the time left.</param>
 internal sealed class ProgressPrinter(IAnsiConsole console, int seriesCount, TimeSpan seriesDuration)
 {
     private readonly bool _interactive = Terminal.Interactive;
@@ -16,6 +18,9 @@ internal sealed class ProgressPrinter(IAnsiConsole console, int seriesCount, Tim
     private int _index;
     private long _lastRequests;
     private int _lastSecond;
+    private TimeSpan _offset;
+    private TimeSpan _warmUpEnds;
+    private TimeSpan _after;
 
     public void StartSeries(int index, string seriesId)
     {
@@ -23,6 +28,22 @@ internal sealed class ProgressPrinter(IAnsiConsole console, int seriesCount, Tim
         {
             _index = index;
             _series = seriesId;
+        }
+
+        StartScenario(TimeSpan.Zero, TimeSpan.Zero, TimeSpan.Zero);
+    }
+
+    /// <summary>A scenario of the current series starts (a series runs one, or a warm-up burst and then the measured one).</summary>
+    /// <param name="offset">Where it starts in the series.</param>
+    /// <param name="warmUpEnds">Series time until which the line says "warm-up".</param>
+    /// <param name="after">Planned time of the series' scenarios still to come after this one.</param>
+    public void StartScenario(TimeSpan offset, TimeSpan warmUpEnds, TimeSpan after)
+    {
+        lock (_lock)
+        {
+            _offset = offset;
+            _warmUpEnds = warmUpEnds;
+            _after = after;
             _lastRequests = 0;
             _lastSecond = 0;
         }
@@ -36,10 +57,13 @@ internal sealed class ProgressPrinter(IAnsiConsole console, int seriesCount, Tim
             var rate = (p.Requests - _lastRequests) / (double)seconds;
             _lastRequests = p.Requests;
             _lastSecond = p.Second;
-            var left = TimeSpan.FromSeconds(Math.Max(0, (p.Duration - p.Elapsed).TotalSeconds))
+            var elapsed = _offset + p.Elapsed;
+            var duration = _offset + p.Duration + _after;
+            var phase = elapsed < _warmUpEnds ? "warm-up " : "";
+            var left = TimeSpan.FromSeconds(Math.Max(0, (duration - elapsed).TotalSeconds))
                 + (seriesDuration * Math.Max(0, seriesCount - _index - 1));
             var line =
-                $"[{_index + 1}/{seriesCount} {_series}] {p.Elapsed:mm\\:ss}/{p.Duration:mm\\:ss}  users {p.Users}  " +
+                $"[{_index + 1}/{seriesCount} {_series}] {phase}{elapsed:mm\\:ss}/{duration:mm\\:ss}  users {p.Users}  " +
                 $"{rate:F0} req/s  in flight {p.RequestsInFlight}  errors {p.Failures}/{p.Requests}  run left ~{left:hh\\:mm\\:ss}";
             if (_interactive)
             {

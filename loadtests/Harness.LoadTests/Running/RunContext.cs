@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using Harness.LoadTests.Engine;
 using Harness.LoadTests.Targets;
 
 namespace Harness.LoadTests.Running;
@@ -12,8 +11,8 @@ internal sealed class RunContext(RunOptions options, GuardedRecorder recorder, P
 {
     public RunOptions Options { get; } = options;
 
-    /// <summary>The profile as the engine's stages, built once for every series.</summary>
-    public IReadOnlyList<LoadSimulation> Simulations { get; } = options.Profile.ToSimulations();
+    /// <summary>Every series' load, warm-up and profile as the engine's stages, built once for every series.</summary>
+    public SeriesLoad Load { get; } = options.SeriesLoad();
 
     /// <summary>The run's one answer to "open or closed model?": the profile's stages decide it, once.</summary>
     public bool IsOpenModel { get; } = options.Profile.IsOpenModel;

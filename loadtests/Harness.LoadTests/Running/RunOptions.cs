@@ -22,4 +22,11 @@ internal sealed record RunOptions(
     long MaxFailures,
     IReadOnlyList<Threshold> Thresholds,
     string OutputDirectory,
-    string CommandLine);
+    string CommandLine)
+{
+    /// <summary>How each series is measured: its warm-up, the backoff after connection failures.</summary>
+    public MeasurementSettings Measurement { get; init; } = MeasurementSettings.Default;
+
+    /// <summary>Every series' load: the warm-up, then the profile, as the engine's stages.</summary>
+    public SeriesLoad SeriesLoad() => Running.SeriesLoad.Create(Profile.ToSimulations(), Measurement.WarmUp);
+}

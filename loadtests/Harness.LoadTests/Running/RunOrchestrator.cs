@@ -15,17 +15,21 @@ namespace Harness.LoadTests.Running;
 /// </summary>
 internal sealed class RunOrchestrator(IAnsiConsole console)
 {
+    /// <summary>The run folder, once <see cref="RunAsync"/> has chosen it.</summary>
+    public string? RunDirectory { get; private set; }
+
     /// <returns>One of <see cref="ExitCodes"/>: the worst of what happened (recording failed, report not written, interrupted, threshold breached).</returns>
     public async Task<int> RunAsync(RunOptions options, ITargetProvider targets, CancellationToken cancellationToken)
     {
         var runId = DateTimeOffset.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
-        var runDirectory = Path.GetFullPath(Path.Combine(options.OutputDirectory, runId));
+        var runDirectory = RunDirectory = Path.GetFullPath(Path.Combine(options.OutputDirectory, runId));
         var plan = RunPlan.Create(options.Modes, options.Repeat, options.Stacks, options.Operations);
         var modes = options.Modes.Distinct().ToList();
         var seriesCount = plan.Sum(m => m.Series.Count);
-        var seriesDuration = options.Profile.Duration;
+        var load = options.SeriesLoad();
+        var seriesDuration = load.Duration;
         console.MarkupLineInterpolated(
-            $"[bold]harness run[/] {options.Profile.Name}: {seriesCount} series of {seriesDuration:hh\\:mm\\:ss} ({string.Join(", ", modes)} × {string.Join(", ", options.Stacks)} × {string.Join(", ", options.Operations)}{Order(plan)}), writing {runDirectory}");
+            $"[bold]harness run[/] {options.Profile.Name}: {seriesCount} series of {(options.Profile.HasBursts ? "up to " : "")}{options.Profile.Duration:hh\\:mm\\:ss}{WarmUp(load)} ({string.Join(", ", modes)} × {string.Join(", ", options.Stacks)} × {string.Join(", ", options.Operations)}{Order(plan)}), writing {runDirectory}");
 
         RunRecorder recorder;
         try
@@ -66,7 +70,7 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
         RunOptions options, ITargetProvider targets, IReadOnlyList<ModeRun> plan, GuardedRecorder recording, CancellationToken cancellationToken)
     {
         using var scrapeHttp = new HttpClient();
-        var progress = new ProgressPrinter(console, plan.Sum(m => m.Series.Count), options.Profile.Duration);
+        var progress = new ProgressPrinter(console, plan.Sum(m => m.Series.Count), options.SeriesLoad().Duration);
         var run = new RunContext(options, recording, progress, scrapeHttp, targets as ISeriesWatcher);
         using var ticking = new CancellationTokenSource();
         var ticker = TickAsync(run, ticking.Token);
@@ -74,7 +78,7 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
         {
             foreach (var modeRun in plan)
             {
-                await RunModeAsync(run, modeRun, targets, recording.Token);
+                await RunModeAsync(run, modeRun, targets, first: modeRun == plan[0], recording.Token);
             }
 
             return false;
@@ -99,7 +103,8 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
     }
 
     /// <summary>Starts one mode's targets, runs its series, and stops them, whatever happened.</summary>
-    private async Task RunModeAsync(RunContext run, ModeRun modeRun, ITargetProvider targets, CancellationToken cancellationToken)
+    /// <param name="first">The run's first mode: its targets also warm the runner's own client paths up (<see cref="ClientWarmUp"/>).</param>
+    private async Task RunModeAsync(RunContext run, ModeRun modeRun, ITargetProvider targets, bool first, CancellationToken cancellationToken)
     {
         IReadOnlyList<ServiceTarget> modeTargets;
         try
@@ -117,6 +122,11 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
 
         try
         {
+            if (first)
+            {
+                await ClientWarmUp.RunAsync(modeTargets, run.Options.Operations, cancellationToken);
+            }
+
             var series = new SeriesRunner(console, run);
             foreach (var planned in modeRun.Series)
             {
@@ -128,6 +138,11 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
             await targets.ReleaseAsync(modeRun.Mode);
         }
     }
+
+    private static string WarmUp(SeriesLoad load) =>
+        load.WarmUp.Count == 0 ? ", no warm-up"
+        : load.WarmUpRunsApart ? " after a warm-up burst"
+        : $" after {load.WarmUpLength:hh\\:mm\\:ss} of warm-up";
 
     // A mode that runs more than once: say in which order, since that is what balances the repetitions.
     private static string Order(IReadOnlyList<ModeRun> plan) =>

@@ -8,17 +8,19 @@ using Spectre.Console;
 namespace Harness.LoadTests.Running;
 
 /// <summary>
-/// Runs one series against a target that is up: calibrates the ideal, adds the series to the recorder, then drives
-/// the load while the target's counters are scraped (and, under <c>matrix</c>, its container watched).
+/// Runs one series against a target that is up: adds the series to the recorder, drives its load (warm-up, then the
+/// profile: <see cref="SeriesLoad"/>) while the target's counters are scraped (and, under <c>matrix</c>, its container
+/// watched), then measures the ideal on the warmed, idle service (<see cref="Calibration"/>).
 /// </summary>
 internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
 {
     public async Task RunAsync(PlannedSeries series, ServiceTarget target, CancellationToken cancellationToken)
     {
         var options = run.Options;
+        var load = run.Load;
         var seriesId = series.Id;
-        using IHarnessClient client = target.Stack == Stacks.Soap ? new HarnessSoapClient(target.Address) : new HarnessGrpcClient(target.Address);
-        var (idealLatency, idealThroughput) = await Calibration.MeasureAsync(client, series.Operation, options.Settings, cancellationToken);
+        using var client = HarnessClients.For(target);
+        var ideal = Calibration.ByConstruction(series.Operation, options.Settings);
         var offset = run.Clock.Elapsed.TotalSeconds;
         run.Recorder.AddSeries(new SeriesInfo(
             seriesId,
@@ -29,28 +31,45 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             run.LoadModel,
             options.Settings.For(series.Operation),
             offset,
-            idealLatency,
-            idealThroughput));
+            ideal?.LatencyMs,
+            ideal?.Throughput,
+            WarmUpSeconds: load.KnownWarmUpSeconds,
+            Repetition: series.Repetition,
+            IdealMethod: ideal?.Method));
 
         // A series the raw files could not take is not run.
         cancellationToken.ThrowIfCancellationRequested();
-
-        var scenario = series.Operation == Operations.Compute
-            ? ComputeScenario.Create(seriesId, client, options.Settings, run.Simulations)
-            : CallThirdPartyScenario.Create(seriesId, client, options.Settings, run.Simulations);
 
         run.Progress.StartSeries(series.Index, seriesId);
         using var watching = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         var scraper = new ServerScraper(run.ScrapeHttp, run.Recorder, offset).RunAsync(seriesId, target.MetricsAddress, watching.Token);
         var watcher = run.Watcher?.WatchAsync(target, new SeriesWatch(seriesId, run.Recorder, offset, run.Clock), watching.Token) ?? Task.CompletedTask;
-        ScenarioResult result;
+        var results = new List<ScenarioResult>();
         try
         {
-            result = await LoadRunner.RunAsync(
-                scenario,
-                new SeriesObserver(run, seriesId),
-                new LoadRunnerOptions { MaxFailures = options.MaxFailures },
-                cancellationToken);
+            if (load.WarmUpRunsApart)
+            {
+                run.Progress.StartScenario(TimeSpan.Zero, TimeSpan.MaxValue, load.Duration - load.WarmUpLength);
+                results.Add(await RunScenarioAsync(series, client, load.WarmUp, 0, cancellationToken));
+                cancellationToken.ThrowIfCancellationRequested();
+
+                // The measured load starts on a whole second of the series, so no second holds requests of both.
+                var measuredFrom = (int)Math.Ceiling(run.Clock.Elapsed.TotalSeconds - offset);
+                var wait = TimeSpan.FromSeconds(offset + measuredFrom) - run.Clock.Elapsed;
+                if (wait > TimeSpan.Zero)
+                {
+                    await Task.Delay(wait, cancellationToken);
+                }
+
+                run.Recorder.SetWarmUp(seriesId, measuredFrom);
+                run.Progress.StartScenario(TimeSpan.FromSeconds(measuredFrom), TimeSpan.Zero, TimeSpan.Zero);
+                results.Add(await RunScenarioAsync(series, client, load.Profile, measuredFrom, cancellationToken));
+            }
+            else
+            {
+                run.Progress.StartScenario(TimeSpan.Zero, load.WarmUpLength, TimeSpan.Zero);
+                results.Add(await RunScenarioAsync(series, client, load.Combined, 0, cancellationToken));
+            }
         }
         finally
         {
@@ -60,13 +79,42 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             run.Progress.EndSeries();
         }
 
-        if (result.StoppedByFailureLimit)
+        run.Recorder.EndSeries(seriesId, results.Sum(r => r.Requests));
+        if (results.FirstOrDefault(r => r.StoppedByFailureLimit) is { } stopped)
         {
-            run.Recorder.RecordEvent(new RunEvent(run.Clock.Elapsed.TotalSeconds, "note", seriesId, $"stopped after {result.Failures} failures (--max-failures)"));
+            run.Recorder.RecordEvent(new RunEvent(run.Clock.Elapsed.TotalSeconds, "note", seriesId, $"stopped after {stopped.Failures} failures (--max-failures)"));
         }
 
         console.MarkupLineInterpolated(
-            $"  {seriesId}: {result.Requests} requests, {result.Failures} failed, {result.Elapsed.TotalSeconds:F0} s");
+            $"  {seriesId}: {results.Sum(r => r.Requests)} requests, {results.Sum(r => r.Failures)} failed, {run.Clock.Elapsed.TotalSeconds - offset:F0} s{WarmUpNote(load)}");
         cancellationToken.ThrowIfCancellationRequested();
+
+        // After the load, never during it: the service is as warm as the series made it, and idle.
+        if (ideal is null)
+        {
+            ideal = await Calibration.MeasureComputeAsync(client, options.Settings, run.ScrapeHttp, target.MetricsAddress, cancellationToken);
+            run.Recorder.SetIdeal(seriesId, ideal.LatencyMs, ideal.Throughput, ideal.Method);
+            console.MarkupLineInterpolated($"  {seriesId}: ideal {(ideal.LatencyMs is { } ms ? $"{ms:0.###} ms" : "none")}, {ideal.Method}");
+        }
     }
+
+    /// <param name="secondsIntoSeries">Where the scenario starts in the series, in whole seconds.</param>
+    private async Task<ScenarioResult> RunScenarioAsync(
+        PlannedSeries series, IHarnessClient client, IReadOnlyList<LoadSimulation> stages, int secondsIntoSeries, CancellationToken cancellationToken)
+    {
+        var options = run.Options;
+        var scenario = series.Operation == Operations.Compute
+            ? ComputeScenario.Create(series.Id, client, options.Settings, stages)
+            : CallThirdPartyScenario.Create(series.Id, client, options.Settings, stages);
+        var observer = new SeriesObserver(run, series.Id, secondsIntoSeries);
+        observer.RecordStart(stages);
+        return await LoadRunner.RunAsync(
+            scenario,
+            observer,
+            new LoadRunnerOptions { MaxFailures = options.MaxFailures, Backoff = options.Measurement.Backoff },
+            cancellationToken);
+    }
+
+    private static string WarmUpNote(SeriesLoad load) =>
+        load.WarmUp.Count == 0 ? "" : load.WarmUpRunsApart ? " (a warm-up burst first)" : $" ({load.WarmUpLength.TotalSeconds:0.#} s of warm-up)";
 }

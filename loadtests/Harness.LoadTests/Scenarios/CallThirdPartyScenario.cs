@@ -15,11 +15,13 @@ internal static class CallThirdPartyScenario
                     settings.Fanout, settings.DelayMs, settings.Style, settings.Parallelism, context.CancellationToken);
 
                 // A reply that made fewer calls than asked is a wrong answer, not a success.
-                return reply.Calls == settings.Fanout ? StepResult.Ok() : StepResult.Fail("incomplete-fanout");
+                return reply.Calls == settings.Fanout
+                    ? StepResult.Ok(ServerTime.FromReply(reply.ElapsedMs))
+                    : StepResult.Fail("incomplete-fanout");
             }
             catch (Exception ex) when (!context.CancellationToken.IsCancellationRequested)
             {
-                return StepResult.Fail(FailureStatus.Of(ex));
+                return FailureStatus.Fail(ex);
             }
         }, load);
 }

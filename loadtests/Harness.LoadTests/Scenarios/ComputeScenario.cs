@@ -11,12 +11,12 @@ internal static class ComputeScenario
         {
             try
             {
-                await client.ComputeAsync(settings.Iterations, context.CancellationToken);
-                return StepResult.Ok();
+                var reply = await client.ComputeAsync(settings.Iterations, context.CancellationToken);
+                return StepResult.Ok(ServerTime.FromReply(reply.ElapsedMs));
             }
             catch (Exception ex) when (!context.CancellationToken.IsCancellationRequested)
             {
-                return StepResult.Fail(FailureStatus.Of(ex));
+                return FailureStatus.Fail(ex);
             }
         }, load);
 }

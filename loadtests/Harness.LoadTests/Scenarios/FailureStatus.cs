@@ -2,12 +2,34 @@ using System.Net.Sockets;
 using System.ServiceModel;
 using System.Text.RegularExpressions;
 using Grpc.Core;
+using Harness.LoadTests.Engine;
 
 namespace Harness.LoadTests.Scenarios;
 
 /// <summary>Names a failed request's status the same way for both stacks, for the per-status failure counts.</summary>
 internal static partial class FailureStatus
 {
+    /// <summary>
+    /// The step's result for a request that threw: counted under <see cref="Of"/>, and marked as a connection failure
+    /// (<see cref="IsConnectionFailure"/>) so that the engine backs off rather than retrying a dead target at once.
+    /// </summary>
+    public static StepResult Fail(Exception exception) => StepResult.Fail(Of(exception), IsConnectionFailure(exception));
+
+    /// <summary>
+    /// True when no connection could be made or the one in use broke (refused, reset, unreachable): WCF's
+    /// <see cref="EndpointNotFoundException"/>, an HTTP call that failed on its socket, and gRPC's UNAVAILABLE when a
+    /// socket error or a failed connection lies under it. A reply that reports an error (a fault, an HTTP status, a
+    /// gRPC status the server sent) is not one: the target is up.
+    /// </summary>
+    public static bool IsConnectionFailure(Exception exception) => exception switch
+    {
+        EndpointNotFoundException => true,
+        RpcException { StatusCode: StatusCode.Unavailable } rpc => rpc.Status.DebugException is { } cause && BrokeOnConnection(cause),
+        RpcException => false,
+        HttpRequestException or CommunicationException => BrokeOnConnection(exception),
+        _ => false,
+    };
+
     public static string Of(Exception exception) => exception switch
     {
         RpcException rpc => ToGrpcName(rpc.StatusCode),
@@ -46,6 +68,20 @@ internal static partial class FailureStatus
         StatusCode.Unauthenticated => "UNAUTHENTICATED",
         _ => ((int)code).ToString(System.Globalization.CultureInfo.InvariantCulture),
     };
+
+    private static bool BrokeOnConnection(Exception exception)
+    {
+        // Bounded: exception chains are short, but a cycle must not hang a request's path.
+        for (var (e, depth) = (exception, 0); e is not null && depth < 16; e = e.InnerException, depth++)
+        {
+            if (e is SocketException or HttpRequestException { HttpRequestError: HttpRequestError.ConnectionError })
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
 
     [GeneratedRegex(@"\((\d{3})\)")]
     private static partial Regex HttpStatusInMessage();

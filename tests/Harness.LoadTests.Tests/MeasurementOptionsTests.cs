@@ -1,0 +1,92 @@
+using Harness.LoadTests.Cli;
+using Harness.LoadTests.Engine;
+
+namespace Harness.LoadTests.Tests;
+
+/// <summary>How series are measured, as the command line sets it.</summary>
+public sealed class MeasurementOptionsTests
+{
+    [Theory]
+    [InlineData("100ms..2s", 100, 2000)]
+    [InlineData("1s..1s", 1000, 1000)]
+    [InlineData(" 50ms .. 500ms ", 50, 500)]
+    public void Backoff_InitialAndMax(string text, double initialMs, double maxMs)
+    {
+        var backoff = MeasurementOptions.ParseBackoff(text);
+
+        Assert.Equal(new FailureBackoff(TimeSpan.FromMilliseconds(initialMs), TimeSpan.FromMilliseconds(maxMs)), backoff);
+    }
+
+    [Theory]
+    [InlineData("off")]
+    [InlineData("OFF")]
+    public void Backoff_Off_IsNone(string text) => Assert.Null(MeasurementOptions.ParseBackoff(text));
+
+    [Theory]
+    [InlineData("")]
+    [InlineData("2s")]
+    [InlineData("..2s")]
+    [InlineData("1s..")]
+    [InlineData("-1s..2s")]
+    [InlineData("0ms..2s")]
+    [InlineData("3s..2s")]
+    [InlineData("1s..2m")]
+    public void Backoff_Refused(string text) => Assert.Throws<UsageException>(() => MeasurementOptions.ParseBackoff(text));
+
+    [Fact]
+    public void Run_WithoutBackoff_UsesTheEnginesDefault()
+    {
+        var options = Bind("run");
+
+        Assert.Equal(new FailureBackoff(TimeSpan.FromMilliseconds(100), TimeSpan.FromSeconds(2)), options.Measurement.Backoff);
+    }
+
+    [Fact]
+    public void Run_WithBackoffOff_RetriesAtOnce()
+    {
+        var options = Bind("run", "--backoff", "off");
+
+        Assert.Null(options.Measurement.Backoff);
+    }
+
+    [Theory]
+    [InlineData("10s", 10_000)]
+    [InlineData("1500ms", 1500)]
+    [InlineData("0", 0)]
+    [InlineData("0s", 0)]
+    public void WarmUp_AsWritten(string text, double milliseconds) =>
+        Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), MeasurementOptions.ParseWarmUp(text));
+
+    [Theory]
+    [InlineData("-5s", "--warm-up '-5s' is negative; give 0 (no warm-up) or a duration such as 10s.")]
+    [InlineData("soon", "--warm-up 'soon' is not a duration; write e.g. 10s, 1500ms or 1m, or 0 for no warm-up.")]
+    [InlineData("2h", "--warm-up '2h' is longer than 1h")]
+    public void WarmUp_Refused_SayingWhy(string text, string expected)
+    {
+        var ex = Assert.Throws<UsageException>(() => MeasurementOptions.ParseWarmUp(text));
+
+        Assert.StartsWith(expected, ex.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void WarmUp_ByDefault_Is10sScaledByTheTimeScale()
+    {
+        Assert.Equal(TimeSpan.FromSeconds(10), Bind("run").Measurement.WarmUp);
+        Assert.Equal(TimeSpan.FromSeconds(1), Bind("run", "--time-scale", "0.1").Measurement.WarmUp);
+    }
+
+    [Fact]
+    public void WarmUp_GivenExplicitly_IsNotScaled() =>
+        Assert.Equal(TimeSpan.FromSeconds(4), Bind("run", "--time-scale", "0.1", "--warm-up", "4s").Measurement.WarmUp);
+
+    /// <summary>The options <c>harness</c> would run with.</summary>
+    internal static Running.RunOptions Bind(params string[] args)
+    {
+        var command = new System.CommandLine.Command("run");
+        var options = new RunCommandOptions();
+        options.AddTo(command);
+        var parse = command.Parse(args[1..]);
+        Assert.Empty(parse.Errors);
+        return options.Bind(parse, "harness " + string.Join(' ', args));
+    }
+}
