@@ -1,5 +1,6 @@
 using System.CommandLine;
 using Harness.LoadTests.Containers;
+using Harness.LoadTests.Distributed;
 using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Reporting.Formats;
 using Harness.LoadTests.Running;
@@ -29,12 +30,16 @@ internal static class HarnessCli
 
         var rootOptions = new RunCommandOptions();
         rootOptions.AddTo(root);
-        root.SetAction((parse, ct) => RunAsync(console, rootOptions, parse, ct));
+        var rootAgent = new AgentCommandOptions();
+        rootAgent.AddTo(root);
+        root.SetAction((parse, ct) => RunAsync(console, rootOptions, rootAgent, parse, ct));
 
         var run = new Command("run", "Run the scenarios against local services (default) or --target services, then write the report.");
         var runOptions = new RunCommandOptions();
         runOptions.AddTo(run);
-        run.SetAction((parse, ct) => RunAsync(console, runOptions, parse, ct));
+        var runAgent = new AgentCommandOptions();
+        runAgent.AddTo(run);
+        run.SetAction((parse, ct) => RunAsync(console, runOptions, runAgent, parse, ct));
         root.Subcommands.Add(run);
 
         var matrix = new Command(
@@ -67,16 +72,24 @@ internal static class HarnessCli
         return root;
     }
 
-    private static async Task<int> RunAsync(IAnsiConsole console, RunCommandOptions options, ParseResult parse, CancellationToken cancellationToken)
+    private static async Task<int> RunAsync(
+        IAnsiConsole console, RunCommandOptions options, AgentCommandOptions agentOptions, ParseResult parse, CancellationToken cancellationToken)
     {
         RunOptions run;
+        AgentRequest? agent;
         try
         {
             run = options.Bind(parse, CommandLine(parse));
+            agent = agentOptions.Bind(parse, run, Environment.GetEnvironmentVariable);
         }
         catch (UsageException ex)
         {
             return Usage(console, ex.Message);
+        }
+
+        if (agent is not null)
+        {
+            return await AgentRun.RunAsync(console, run, agent, cancellationToken);
         }
 
         await using ITargetProvider targets = run.Targets.Count > 0

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Harness.LoadTests.Distributed;
 using Harness.LoadTests.Engine;
 using Harness.LoadTests.Targets;
 
@@ -12,8 +13,10 @@ internal sealed class RunContext(RunOptions options, GuardedRecorder recorder, P
 {
     public RunOptions Options { get; } = options;
 
-    /// <summary>The profile as the engine's stages, built once for every series.</summary>
-    public IReadOnlyList<LoadSimulation> Simulations { get; } = options.Profile.ToSimulations();
+    /// <summary>The profile as the engine's stages, built once for every series; an agent's share of them in a distributed run.</summary>
+    public IReadOnlyList<LoadSimulation> Simulations { get; } = options.Agent is { } agent
+        ? AgentShare.Of(options.Profile.ToSimulations(), agent.Index, agent.Count)
+        : options.Profile.ToSimulations();
 
     /// <summary>The run's one answer to "open or closed model?": the profile's stages decide it, once.</summary>
     public bool IsOpenModel { get; } = options.Profile.IsOpenModel;

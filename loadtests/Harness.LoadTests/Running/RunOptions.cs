@@ -10,7 +10,7 @@ namespace Harness.LoadTests.Running;
 /// <param name="Repeat">How many times the modes run, in a balanced order (<see cref="RepetitionOrder"/>), 1 to 20.</param>
 /// <param name="Targets">External targets; empty means start the services locally.</param>
 /// <param name="Thresholds">The <c>--assert</c> thresholds, checked once the run is over.</param>
-internal sealed record RunOptions(
+internal sealed partial record RunOptions(
     LoadProfile Profile,
     double TimeScale,
     IReadOnlyList<string> Stacks,

@@ -1,4 +1,5 @@
 using Harness.Contracts;
+using Harness.LoadTests.Distributed;
 using Harness.LoadTests.Engine;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Scenarios;
@@ -18,7 +19,11 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
         var options = run.Options;
         var seriesId = series.Id;
         using IHarnessClient client = target.Stack == Stacks.Soap ? new HarnessSoapClient(target.Address) : new HarnessGrpcClient(target.Address);
-        var (idealLatency, idealThroughput) = await Calibration.MeasureAsync(client, series.Operation, options.Settings, cancellationToken);
+        // Of several agents only the lead calibrates (AgentSettings.Calibrates), then all meet to start the series together.
+        var (idealLatency, idealThroughput) = options.Agent?.Calibrates ?? true
+            ? await Calibration.MeasureAsync(client, series.Operation, options.Settings, cancellationToken)
+            : default;
+        await AgentRun.BeforeSeriesAsync(options.Agent, series.Index, seriesId, cancellationToken);
         var offset = run.Clock.Elapsed.TotalSeconds;
         run.Recorder.AddSeries(new SeriesInfo(
             seriesId,
@@ -41,7 +46,9 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
 
         run.Progress.StartSeries(series.Index, seriesId);
         using var watching = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        var scraper = new ServerScraper(run.ScrapeHttp, run.Recorder, offset).RunAsync(seriesId, target.MetricsAddress, watching.Token);
+        var scraper = options.Agent?.Scrapes ?? true
+            ? new ServerScraper(run.ScrapeHttp, run.Recorder, offset).RunAsync(seriesId, target.MetricsAddress, watching.Token)
+            : Task.CompletedTask;
         var watcher = run.Watcher?.WatchAsync(target, new SeriesWatch(seriesId, run.Recorder, offset, run.Clock), watching.Token) ?? Task.CompletedTask;
         ScenarioResult result;
         try
