@@ -9,7 +9,7 @@ using Spectre.Console;
 
 namespace Harness.LoadTests.Cli;
 
-/// <summary>The <c>harness</c> command tree: <c>run</c> (the default), <c>matrix</c>, <c>compare</c> and <c>report</c>.</summary>
+/// <summary>The <c>harness</c> command tree: <c>run</c> (the default), <c>matrix</c>, <c>compare</c>, <c>report</c> and <c>merge</c>.</summary>
 internal static class HarnessCli
 {
     /// <summary>Parses and runs <paramref name="args"/>; a command line that does not parse gets one line and exit code 2, not the help.</summary>
@@ -69,6 +69,8 @@ internal static class HarnessCli
             return RunReport.Render(console, RunFolder(parse.GetValue(runFolder)!), []);
         }));
         root.Subcommands.Add(report);
+
+        root.Subcommands.Add(MergeCommand.Create(console));
         return root;
     }
 
