@@ -67,9 +67,25 @@ internal static class AgentBarrier
     /// <paramref name="timeout"/>), then until the start they agree on, and returns that start.
     /// </summary>
     /// <exception cref="AgentsMissingException">An agent was not ready within the timeout, or gave up waiting.</exception>
-    /// <exception cref="UsageException">This agent's ready file is already there (the folder is an earlier run's), or an agent counts a different N.</exception>
+    /// <exception cref="UsageException">
+    /// This agent's ready file is already there (the folder is an earlier run's), an agent counts a different N, or
+    /// the folder cannot be written or read.
+    /// </exception>
     /// <exception cref="OperationCanceledException">Interrupted; the others are told by a <c>gave-up</c> file.</exception>
     public static async Task<DateTimeOffset> MeetAsync(
+        string barrier, string phase, int index, int count, TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await MeetInAsync(barrier, phase, index, count, timeout, cancellationToken);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            throw new UsageException($"--barrier {barrier}: {ex.Message} Every agent needs to write and read the barrier folder.");
+        }
+    }
+
+    private static async Task<DateTimeOffset> MeetInAsync(
         string barrier, string phase, int index, int count, TimeSpan timeout, CancellationToken cancellationToken)
     {
         var folder = Directory.CreateDirectory(Path.Combine(barrier, phase)).FullName;

@@ -52,20 +52,15 @@ internal static class AgentRun
             await StartTogetherAsync(console, request, agent, cancellationToken);
             exit = await new RunOrchestrator(console).RunAsync(options, new ExternalTargets(options.Targets), cancellationToken);
         }
-        catch (AgentsMissingException ex)
+        catch (Exception ex) when (ex is AgentsMissingException or UsageException)
         {
             console.MarkupLineInterpolated($"[red]error:[/] {ex.Message}");
-            exit = ExitCodes.AgentsMissing;
+            exit = ex is AgentsMissingException ? ExitCodes.AgentsMissing : ExitCodes.Usage;
             if (File.Exists(RawRunFiles.ManifestPath(runDirectory)))
             {
-                // Stopped between series: what was recorded is kept and shown, as after an interruption.
+                // Stopped at a meeting between series: what was recorded is kept and shown, as after an interruption.
                 RunReport.Render(console, runDirectory, options.Thresholds);
             }
-        }
-        catch (UsageException ex)
-        {
-            console.MarkupLineInterpolated($"[red]error:[/] {ex.Message}");
-            exit = ExitCodes.Usage;
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {

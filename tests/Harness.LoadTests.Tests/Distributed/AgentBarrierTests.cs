@@ -100,6 +100,18 @@ public sealed class AgentBarrierTests
     }
 
     [Fact]
+    public async Task ABarrierThatCannotBeWritten_IsBadInput()
+    {
+        var notAFolder = Path.Combine(HarnessRun.TempFolder(), "file");
+        await File.WriteAllTextAsync(notAFolder, "");
+
+        var ex = await Assert.ThrowsAsync<UsageException>(() => AgentBarrier.MeetAsync(notAFolder, "start", 0, 2, Short, CancellationToken.None));
+
+        Assert.StartsWith($"--barrier {notAFolder}: ", ex.Message, StringComparison.Ordinal);
+        Assert.EndsWith("Every agent needs to write and read the barrier folder.", ex.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task AgentsCountingDifferentNumbers_AreToldSo()
     {
         var barrier = HarnessRun.TempFolder();
