@@ -20,6 +20,9 @@ internal static class ExitCodes
     /// <summary>Anything else that stopped the run; the message says what.</summary>
     public const int RunFailed = 5;
 
+    /// <summary>Distributed run: the agents did not all meet (a barrier timed out, an agent gave up or was late for <c>--start-at</c>), or <c>merge --wait</c> found an agent unfinished.</summary>
+    public const int AgentsMissing = 6;
+
     /// <summary>Ctrl+C or SIGTERM: what was recorded was written, and the report rendered from it.</summary>
     public const int Interrupted = 130;
 }

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using Harness.LoadTests.Containers;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Distributed;
 using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Reporting.Formats;
 using Harness.LoadTests.Running;
@@ -9,7 +10,7 @@ using Spectre.Console;
 
 namespace Harness.LoadTests.Cli;
 
-/// <summary>The <c>harness</c> command tree: <c>run</c> (the default), <c>matrix</c>, <c>compare</c>, <c>report</c> and <c>calibrate</c>.</summary>
+/// <summary>The <c>harness</c> command tree: <c>run</c> (the default), <c>matrix</c>, <c>compare</c>, <c>report</c>, <c>calibrate</c> and <c>merge</c>.</summary>
 internal static class HarnessCli
 {
     /// <summary>Parses and runs <paramref name="args"/>; a command line that does not parse gets one line and exit code 2, not the help.</summary>
@@ -30,12 +31,16 @@ internal static class HarnessCli
 
         var rootOptions = new RunCommandOptions();
         rootOptions.AddTo(root);
-        root.SetAction((parse, ct) => RunAsync(console, rootOptions, parse, ct));
+        var rootAgent = new AgentCommandOptions();
+        rootAgent.AddTo(root);
+        root.SetAction((parse, ct) => RunAsync(console, rootOptions, rootAgent, parse, ct));
 
         var run = new Command("run", "Run the scenarios against local services (default) or --target services, then write the report.");
         var runOptions = new RunCommandOptions();
         runOptions.AddTo(run);
-        run.SetAction((parse, ct) => RunAsync(console, runOptions, parse, ct));
+        var runAgent = new AgentCommandOptions();
+        runAgent.AddTo(run);
+        run.SetAction((parse, ct) => RunAsync(console, runOptions, runAgent, parse, ct));
         root.Subcommands.Add(run);
 
         var matrix = new Command(
@@ -81,19 +86,28 @@ internal static class HarnessCli
         root.Subcommands.Add(report);
 
         root.Subcommands.Add(CalibrateCommand.Create(console));
+        root.Subcommands.Add(MergeCommand.Create(console));
         return root;
     }
 
-    private static async Task<int> RunAsync(IAnsiConsole console, RunCommandOptions options, ParseResult parse, CancellationToken cancellationToken)
+    private static async Task<int> RunAsync(
+        IAnsiConsole console, RunCommandOptions options, AgentCommandOptions agentOptions, ParseResult parse, CancellationToken cancellationToken)
     {
         RunOptions run;
+        AgentRequest? agent;
         try
         {
             run = options.Bind(parse, CommandLine(parse));
+            agent = agentOptions.Bind(parse, run, Environment.GetEnvironmentVariable);
         }
         catch (UsageException ex)
         {
             return Usage(console, ex.Message);
+        }
+
+        if (agent is not null)
+        {
+            return await AgentRun.RunAsync(console, run, agent, cancellationToken);
         }
 
         await using var targets = TargetsFor(console, run);

@@ -10,7 +10,7 @@ namespace Harness.LoadTests.Running;
 /// <param name="Repeat">How many times the modes run, in a balanced order (<see cref="RepetitionOrder"/>), 1 to 20.</param>
 /// <param name="Targets">External targets; empty means start the services locally.</param>
 /// <param name="Thresholds">The <c>--assert</c> thresholds, checked once the run is over.</param>
-internal sealed record RunOptions(
+internal sealed partial record RunOptions(
     LoadProfile Profile,
     double TimeScale,
     IReadOnlyList<string> Stacks,
@@ -28,5 +28,8 @@ internal sealed record RunOptions(
     public MeasurementSettings Measurement { get; init; } = MeasurementSettings.Default;
 
     /// <summary>Every series' load: the warm-up, then the profile, as the engine's stages.</summary>
-    public SeriesLoad SeriesLoad() => Running.SeriesLoad.Create(Profile.ToSimulations(), Measurement.WarmUp);
+    /// <remarks>An agent of a distributed run loads its share of the profile (Distributed/AgentShare).</remarks>
+    public SeriesLoad SeriesLoad() => Running.SeriesLoad.Create(
+        Agent is { } agent ? Distributed.AgentShare.Of(Profile.ToSimulations(), agent.Index, agent.Count) : Profile.ToSimulations(),
+        Measurement.WarmUp);
 }

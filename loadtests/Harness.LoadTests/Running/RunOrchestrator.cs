@@ -21,8 +21,9 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
     /// <returns>One of <see cref="ExitCodes"/>: the worst of what happened (recording failed, report not written, interrupted, threshold breached).</returns>
     public async Task<int> RunAsync(RunOptions options, ITargetProvider targets, CancellationToken cancellationToken)
     {
-        var runId = DateTimeOffset.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
-        var runDirectory = RunDirectory = Path.GetFullPath(Path.Combine(options.OutputDirectory, runId));
+        // An agent of a distributed run shares the run's id and writes its own folder, agent-I-of-N (Distributed/).
+        var runId = options.Agent?.RunId ?? DateTimeOffset.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
+        var runDirectory = RunDirectory = Path.GetFullPath(Path.Combine(options.OutputDirectory, options.Agent?.FolderName ?? runId));
         var plan = RunPlan.Create(options.Modes, options.Repeat, options.Stacks, options.Operations);
         var modes = options.Modes.Distinct().ToList();
         var seriesCount = plan.Sum(m => m.Series.Count);
@@ -163,7 +164,7 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
             Environment.Version.ToString(),
             typeof(RunOrchestrator).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "unknown"),
         options.CommandLine,
-        [Environment.MachineName]);
+        [options.Agent?.Label(Environment.MachineName) ?? Environment.MachineName]);
 
     /// <summary>Once a second the recorder writes the seconds that are over, so a crash loses at most the last few.</summary>
     private static async Task TickAsync(RunContext run, CancellationToken cancellationToken)

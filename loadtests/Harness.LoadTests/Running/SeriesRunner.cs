@@ -1,4 +1,5 @@
 using Harness.Contracts;
+using Harness.LoadTests.Distributed;
 using Harness.LoadTests.Engine;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Scenarios;
@@ -21,6 +22,9 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
         var seriesId = series.Id;
         using var client = HarnessClients.For(target);
         var ideal = Calibration.ByConstruction(series.Operation, options.Settings);
+
+        // Of several agents only the lead measures the ideal (AgentSettings.Calibrates); all meet to start the series together.
+        await AgentRun.BeforeSeriesAsync(options.Agent, series.Index, seriesId, cancellationToken);
         var offset = run.Clock.Elapsed.TotalSeconds;
         run.Recorder.AddSeries(new SeriesInfo(
             seriesId,
@@ -42,7 +46,9 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
 
         run.Progress.StartSeries(series.Index, seriesId);
         using var watching = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        var scraper = new ServerScraper(run.ScrapeHttp, run.Recorder, offset).RunAsync(seriesId, target.MetricsAddress, watching.Token);
+        var scraper = options.Agent?.Scrapes ?? true
+            ? new ServerScraper(run.ScrapeHttp, run.Recorder, offset).RunAsync(seriesId, target.MetricsAddress, watching.Token)
+            : Task.CompletedTask;
         var watcher = run.Watcher?.WatchAsync(target, new SeriesWatch(seriesId, run.Recorder, offset, run.Clock), watching.Token) ?? Task.CompletedTask;
         var results = new List<ScenarioResult>();
         try
@@ -90,7 +96,7 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
         cancellationToken.ThrowIfCancellationRequested();
 
         // After the load, never during it: the service is as warm as the series made it, and idle.
-        if (ideal is null)
+        if (ideal is null && (options.Agent?.Calibrates ?? true))
         {
             ideal = await Calibration.MeasureComputeAsync(client, options.Settings, run.ScrapeHttp, target.MetricsAddress, cancellationToken);
             run.Recorder.SetIdeal(seriesId, ideal.LatencyMs, ideal.Throughput, ideal.Method);

@@ -1,0 +1,71 @@
+using System.Globalization;
+using Harness.LoadTests.Hosting;
+using Harness.LoadTests.Recording;
+
+namespace Harness.LoadTests.Tests.Containers;
+
+/// <summary>docker-compose.yml's distributed run: AGENTS agent containers share the load, and merge writes one report.</summary>
+[Trait("Category", "Docker")]
+public sealed class ComposeAgentsTests
+{
+    [Fact]
+    public async Task ProfileAgents_TwoAgentsClaimTheirIndexes_AndMergeWritesOneReportCountingBoth()
+    {
+        // Arrange: a project of its own, free host ports, a reports folder the runner's user may write.
+        var project = "harness-agents-" + Guid.NewGuid().ToString("N")[..8];
+        var reports = HarnessRun.TempFolder();
+        if (!OperatingSystem.IsWindows())
+        {
+            File.SetUnixFileMode(reports, (UnixFileMode)0b111_111_111);
+        }
+
+        var env = new Dictionary<string, string>
+        {
+            ["AGENTS"] = "2",
+            ["REPORTS_DIR"] = reports,
+            ["RUNNER_TIME_SCALE"] = "0.25",
+            ["RUNNER_OPERATIONS"] = "call-third-party",
+            ["RUNNER_DELAY_MS"] = "200",
+            ["MERGE_WAIT"] = "5m",
+        };
+        string[] portVariables = ["STUB_PORT", "SOAP_THREADPOOL_PORT", "SOAP_IOCP_PORT", "SOAP_CUSTOMPOOL_PORT",
+            "GRPC_THREADPOOL_PORT", "GRPC_IOCP_PORT", "GRPC_CUSTOMPOOL_PORT"];
+        foreach (var (variable, port) in portVariables.Zip(LoopbackPorts.Free(portVariables.Length)))
+        {
+            env[variable] = port.ToString(CultureInfo.InvariantCulture);
+        }
+
+        try
+        {
+            // Act
+            var (exitCode, output) = await Docker.RunAsync(
+                "docker-compose", ["-p", project, "--profile", "agents", "up", "--exit-code-from", "merge", "merge"], TimeSpan.FromMinutes(8), env);
+
+            // Assert: one run folder, two agents' folders and the merged run beside them.
+            var logs = (await Docker.RunAsync("docker-compose", ["-p", project, "--profile", "agents", "logs", "--no-color", "agent"], TimeSpan.FromMinutes(1), env)).Output;
+            Assert.True(exitCode == 0, output + logs);
+            var run = Assert.Single(Directory.GetDirectories(reports), d => Path.GetFileName(d).StartsWith("agents-", StringComparison.Ordinal) && !d.EndsWith("latest", StringComparison.Ordinal));
+            Assert.Equal(run, Path.Combine(reports, new DirectoryInfo(Path.Combine(reports, "agents-latest")).LinkTarget!));
+            var merged = RawRunReader.Read(Path.Combine(run, "merged"));
+            var agents = new[] { 0, 1 }.Select(i => RawRunReader.Read(Path.Combine(run, $"agent-{i}-of-2"))).ToList();
+            Assert.True(File.Exists(Path.Combine(run, "merged", "index.html")));
+            Assert.Equal(Path.GetFileName(run), merged.Manifest.RunId);
+            Assert.Equal(["threadpool", "iocp", "custompool"], merged.Manifest.Modes);
+            Assert.Equal(2, merged.Manifest.Agents.Count);
+            Assert.Equal(6, merged.Manifest.Series.Count);
+            foreach (var series in merged.Manifest.Series)
+            {
+                var perAgent = agents.Select(a => a.Timelines[series.Id].Sum(s => s.Requests - s.Failures)).ToList();
+                Assert.All(perAgent, successes => Assert.True(successes > 0, $"{series.Id}: an agent had no successful requests"));
+                Assert.Equal(agents.Sum(a => a.Timelines[series.Id].Sum(s => s.Requests)), merged.Timelines[series.Id].Sum(s => s.Requests));
+                Assert.Contains(merged.Timelines[series.Id], s => s.Server.Count > 0);
+            }
+        }
+        finally
+        {
+            await Docker.RunAsync("docker-compose", ["-p", project, "--profile", "agents", "down", "--remove-orphans"], TimeSpan.FromMinutes(2), env);
+        }
+
+        Assert.Empty(await Docker.ContainersLabelledAsync($"com.docker.compose.project={project}"));
+    }
+}
