@@ -181,14 +181,10 @@ public sealed partial class RunRecorder : IDisposable
         var series = Series(seriesId);
         lock (series.Gate)
         {
-            ThrowIfClosed(series);
-            if (second <= series.FlushedThrough)
+            if (OpenForSample(series, second) is { } builder)
             {
-                series.DroppedLateSamples++;
-                return;
+                builder.Users = users;
             }
-
-            series.Open(second).Users = users;
         }
     }
 
@@ -203,14 +199,12 @@ public sealed partial class RunRecorder : IDisposable
         var series = Series(seriesId);
         lock (series.Gate)
         {
-            ThrowIfClosed(series);
-            if (second <= series.FlushedThrough)
+            if (OpenForSample(series, second) is not { } builder)
             {
-                series.DroppedLateSamples++;
                 return;
             }
 
-            var server = series.Open(second).Server ??= new Dictionary<string, double>(StringComparer.Ordinal);
+            var server = builder.Server ??= new Dictionary<string, double>(StringComparer.Ordinal);
             foreach (var (key, value) in metrics)
             {
                 server[key] = value;
@@ -328,6 +322,20 @@ public sealed partial class RunRecorder : IDisposable
             : throw new ArgumentException($"The run has no series '{seriesId}'; add it with AddSeries first.", nameof(seriesId));
 
     private static int ToSecond(TimeSpan sinceSeriesStart) => (int)Math.Min(sinceSeriesStart.Ticks / TimeSpan.TicksPerSecond, int.MaxValue - 1);
+
+    // A users or server sample for a second already written describes a moment that has passed: dropped, and counted.
+    // The caller holds the series' gate.
+    private static SecondBuilder? OpenForSample(SeriesState series, int second)
+    {
+        ThrowIfClosed(series);
+        if (second <= series.FlushedThrough)
+        {
+            series.DroppedLateSamples++;
+            return null;
+        }
+
+        return series.Open(second);
+    }
 
     private void ThrowIfCompleted()
     {

@@ -366,5 +366,25 @@ window.HarnessReport = (function () {
     };
   };
 
+  // Calls draw(group, host, view) for every group of the page in its place, reporting a group whose place is
+  // missing or whose charts throw instead of leaving the page half drawn; then records the counts on <body>.
+  H.drawGroups = function (draw) {
+    H.data.groups.forEach(function (group, index) {
+      var host = document.querySelector('.charts-host[data-group="' + index + '"]');
+      if (!host) {
+        H.report('No place for the charts of ' + group.title + '.');
+        return;
+      }
+
+      try {
+        draw(group, host, H.view(group));
+      } catch (e) {
+        H.report('The charts of ' + group.title + ' failed: ' + e.message);
+      }
+    });
+
+    H.finish();
+  };
+
   return H;
 })();

@@ -6,33 +6,20 @@
     return;
   }
 
-  H.data.groups.forEach(function (group, index) {
-    var host = document.querySelector('.charts-host[data-group="' + index + '"]');
-    if (!host) {
-      H.report('No place for the charts of ' + group.title + '.');
-      return;
+  H.drawGroups(function (group, host, v) {
+    H.drawClassic(group, host, v);
+    if (group.soak) {
+      var soak = document.createElement('div');
+      soak.className = 'charts soak';
+      host.appendChild(soak);
+      H.drawSoak(group, soak, v);
     }
 
-    try {
-      var v = H.view(group);
-      H.drawClassic(group, host, v);
-      if (group.soak) {
-        var soak = document.createElement('div');
-        soak.className = 'charts soak';
-        host.appendChild(soak);
-        H.drawSoak(group, soak, v);
-      }
-
-      var grid = document.createElement('div');
-      grid.className = 'charts';
-      host.appendChild(grid);
-      H.drawClient(group, grid, v);
-      H.drawTail(group, grid, v);
-      H.drawServer(group, grid, v);
-    } catch (e) {
-      H.report('The charts of ' + group.title + ' failed: ' + e.message);
-    }
+    var grid = document.createElement('div');
+    grid.className = 'charts';
+    host.appendChild(grid);
+    H.drawClient(group, grid, v);
+    H.drawTail(group, grid, v);
+    H.drawServer(group, grid, v);
   });
-
-  H.finish();
 })(window.HarnessReport);
