@@ -23,7 +23,7 @@ public sealed class BurstTests
         Assert.True(samples[^1].StartedAt - samples[0].StartedAt < S(0.25), $"released over {samples[^1].StartedAt - samples[0].StartedAt}");
         Assert.All(samples, s => Assert.InRange(s.Latency, S(0.29), S(1)));
         Assert.Equal(0, result.Failures);
-        Assert.InRange(result.Elapsed, S(0.3), S(3));
+        Assert.InRange(result.Elapsed, S(0.29), S(3)); // a 300 ms delay may end a few ms early on the Stopwatch
         Assert.Equal(0, observer.Progress[^1].Users);
         Assert.True(observer.Progress[^1].Duration < S(3), $"duration {observer.Progress[^1].Duration}");
     }
