@@ -108,11 +108,7 @@ internal static class AgentBarrier
                 if (arrivals.Count == count)
                 {
                     var start = StartAfter(arrivals.Max());
-                    var wait = start - DateTimeOffset.UtcNow;
-                    if (wait > TimeSpan.Zero)
-                    {
-                        await Task.Delay(wait, cancellationToken);
-                    }
+                    await WaitUntilAsync(start, cancellationToken);
 
                     ThrowIfAnyGaveUp(barrier, phase, folder, index, count);
                     return start;
@@ -208,7 +204,14 @@ internal static class AgentBarrier
     }
 
     private sealed record ReadyFile(int Index, int Count, DateTimeOffset ReadyAt);
-}
 
-/// <summary>Agents did not all meet (a barrier timed out, an agent gave up, an agent was late for <c>--start-at</c>): exit code 6.</summary>
-internal sealed class AgentsMissingException(string message) : Exception(message);
+    /// <summary>Returns once the wall clock has reached <paramref name="start"/>, never before: a timer may fire a
+    /// millisecond or two early, and agents that meet at a whole second must not start in the one before it.</summary>
+    internal static async Task WaitUntilAsync(DateTimeOffset start, CancellationToken cancellationToken)
+    {
+        for (var wait = start - DateTimeOffset.UtcNow; wait > TimeSpan.Zero; wait = start - DateTimeOffset.UtcNow)
+        {
+            await Task.Delay(wait + TimeSpan.FromMilliseconds(1), cancellationToken);
+        }
+    }
+}

@@ -104,7 +104,7 @@ internal static class AgentRun
             if (wait > TimeSpan.Zero)
             {
                 console.MarkupLineInterpolated($"[grey]starting at {start:O}, in {wait.TotalSeconds:F0} s[/]");
-                await Task.Delay(wait, cancellationToken);
+                await AgentBarrier.WaitUntilAsync(start, cancellationToken);
             }
         }
 
