@@ -215,3 +215,6 @@ internal static class AgentBarrier
         }
     }
 }
+
+/// <summary>Agents did not all meet (a barrier timed out, an agent gave up, an agent was late for <c>--start-at</c>): exit code 6.</summary>
+internal sealed class AgentsMissingException(string message) : Exception(message);
