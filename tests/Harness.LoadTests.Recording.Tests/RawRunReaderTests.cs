@@ -114,15 +114,7 @@ public sealed class RawRunReaderTests : IDisposable
     public void Inconsistent_samples_are_refused(string field, string replacement, string reason)
     {
         var runDirectory = WriteRun(TestRuns.Sample(0, 100), TestRuns.Sample(1, 100));
-        var path = RawRunFiles.SeriesPath(runDirectory, "a");
-        var lines = File.ReadAllLines(path);
-        Assert.Contains(field, lines[0]);
-        lines[0] = lines[0].Replace(field, replacement, StringComparison.Ordinal);
-        File.WriteAllLines(path, lines);
-
-        var exception = Assert.Throws<RawRunFormatException>(() => RawRunReader.Read(runDirectory));
-        Assert.Equal(1, exception.Line);
-        Assert.Contains(reason, exception.Message);
+        AssertFirstLineEditIsRefused(runDirectory, field, replacement, reason);
     }
 
     [Fact]
@@ -193,15 +185,7 @@ public sealed class RawRunReaderTests : IDisposable
         recorder.RecordRequest("a", TimeSpan.Zero, TimeSpan.FromMilliseconds(5), null, false, "timeout");
         recorder.RecordUsers("a", 1, 1);
         recorder.Complete();
-        var path = RawRunFiles.SeriesPath(runDirectory, "a");
-        var lines = File.ReadAllLines(path);
-        Assert.Contains(field, lines[0]);
-        lines[0] = lines[0].Replace(field, replacement, StringComparison.Ordinal);
-        File.WriteAllLines(path, lines);
-
-        var exception = Assert.Throws<RawRunFormatException>(() => RawRunReader.Read(runDirectory));
-        Assert.Equal(1, exception.Line);
-        Assert.Contains(reason, exception.Message);
+        AssertFirstLineEditIsRefused(runDirectory, field, replacement, reason);
     }
 
     [Fact]
@@ -251,5 +235,19 @@ public sealed class RawRunReaderTests : IDisposable
             new Dictionary<string, IReadOnlyList<SecondSample>> { ["a"] = samples },
             [new RunEvent(0.5, "note", "a", "started")]));
         return runDirectory;
+    }
+
+    // Replaces field in series a's first line and expects the reader to refuse that line, naming the reason.
+    private static void AssertFirstLineEditIsRefused(string runDirectory, string field, string replacement, string reason)
+    {
+        var path = RawRunFiles.SeriesPath(runDirectory, "a");
+        var lines = File.ReadAllLines(path);
+        Assert.Contains(field, lines[0]);
+        lines[0] = lines[0].Replace(field, replacement, StringComparison.Ordinal);
+        File.WriteAllLines(path, lines);
+
+        var exception = Assert.Throws<RawRunFormatException>(() => RawRunReader.Read(runDirectory));
+        Assert.Equal(1, exception.Line);
+        Assert.Contains(reason, exception.Message);
     }
 }
