@@ -20,7 +20,9 @@ public sealed class SoakTests
         Assert.Empty(run.Errors);
         Assert.Equal(TimeSpan.FromHours(4), run.LoadLength);
         Assert.Equal(1, run.Series);
-        Assert.Contains(run.Options!.Thresholds, t => t.Metric == ThresholdMetric.ErrorRate);
+        // One error threshold, the soak's own: a plain errors<N% beside it would judge the same failures twice.
+        Assert.Contains(run.Options!.Thresholds, t => t.Metric == ThresholdMetric.SoakErrorRate);
+        Assert.DoesNotContain(run.Options.Thresholds, t => t.Metric is ThresholdMetric.ErrorRate or ThresholdMetric.ErrorCount);
         Assert.Contains(run.Options.Thresholds, t => t.Metric == ThresholdMetric.Percentile && t.Percentile == 99);
         Assert.Equal(0, job.Spec.BackoffLimit);
         Assert.InRange(job.Spec.ActiveDeadlineSeconds!.Value, (long)run.LoadLength.TotalSeconds + 600, (long)run.LoadLength.TotalSeconds + 7200);
