@@ -13,17 +13,21 @@ internal static class SoakRuns
     /// One series of 16 users and 50 successful requests a second, 30 OS threads. Healthy: every request 100 ms and the
     /// working set 200 MB with a GC saw-tooth of ±0.45 MB. With <paramref name="leak"/> the working set grows 0.05 MB/s
     /// (180 MB/h) from 200 MB at second 100; with <paramref name="drift"/> every request from second 800 on takes
-    /// 130 ms. <paramref name="failEvery"/> &gt; 0: one more request, failed, every that many seconds.
+    /// 130 ms. <paramref name="failEvery"/> &gt; 0: one more request, failed, every that many seconds. With
+    /// <paramref name="settle"/> (and no leak) the working set rises from 200 MB towards 240 MB, most of it early:
+    /// 200 + 40 (1 − e^−(s − 100)/80), as a GC heap growing to its working size does.
     /// </summary>
     public static (SeriesInfo Series, IReadOnlyList<SecondSample> Samples) Series(
-        string mode, bool leak, bool drift, int failEvery = 0)
+        string mode, bool leak, bool drift, int failEvery = 0, bool settle = false)
     {
         var info = Runs.Series("grpc", "compute", mode) with { WarmUpSeconds = WarmUp };
         var samples = new List<SecondSample>();
         for (var s = 0; s < Seconds; s++)
         {
             var latency = Histogram((drift && s >= 800 ? 130_000 : 100_000, 50));
-            var mb = leak ? 200 + (0.05 * (s - WarmUp)) : 200 + (((s % 10) - 4.5) * 0.1);
+            var mb = leak ? 200 + (0.05 * (s - WarmUp))
+                : settle ? 200 + (40 * (1 - Math.Exp(-Math.Max(0, s - WarmUp) / 80.0)))
+                : 200 + (((s % 10) - 4.5) * 0.1);
             var failures = failEvery > 0 && s % failEvery == 0 ? 1 : 0;
             samples.Add(Sample(s, 16, latency, failures, Server(mode, 30, 2, 0, s * 0.5, s * 100.0, s * 10.0, mb)));
         }

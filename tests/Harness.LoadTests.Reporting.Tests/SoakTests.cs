@@ -68,6 +68,28 @@ public sealed class SoakTests
     }
 
     [Fact]
+    public void Memory_that_settles_early_is_no_leak_while_a_steady_leak_is_one()
+    {
+        // Arrange: 40 MB gained, all but 0.2 % of it in the first half (e^-500/80); a fit over the whole span would
+        // read that as 27 %/h.
+        var settling = Run(Series("threadpool", leak: false, drift: false, settle: true));
+        var leaking = Run(Series("iocp", leak: true, drift: false));
+
+        // Act
+        var settled = ThresholdEvaluator.Evaluate(settling, []).Single(r => r.Threshold.Metric == ThresholdMetric.SoakMemoryGrowth);
+        var leaked = ThresholdEvaluator.Evaluate(leaking, []).Single(r => r.Threshold.Metric == ThresholdMetric.SoakMemoryGrowth);
+        var series = settling.Manifest.Series[0];
+        var trend = SoakTrend.From(series, settling.Timelines[series.Id]);
+
+        // Assert: fitted from the middle of the span (second 600) on.
+        Assert.Equal(600, trend.GrowthFrom);
+        Assert.True(settled.Passed, settled.Message);
+        Assert.InRange(settled.Actual!.Value, 0, 2);
+        Assert.False(leaked.Passed, leaked.Message);
+        Assert.Contains("fitted over the second half", leaked.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Errors_over_the_limit_fail_the_soak_and_are_counted_after_the_warm_up_only()
     {
         // One failure every 10 s on 50 successes: 100 of 50,100 requests after the warm-up.

@@ -15,7 +15,8 @@ public sealed record SoakPoint(double X, double Y);
 /// <summary>
 /// Whether a series held steady over its length (docs/report.md, "Soak"): after the warm-up, its first and last
 /// windows (each <see cref="WindowFraction"/> of the measured span) compared, and least-squares trends over the
-/// whole span: p99 over consecutive windows of the same length, successful req/s, working set and OS threads per second.
+/// whole span: p99 over consecutive windows of the same length and successful req/s; working set and OS threads over
+/// the span's second half only (<see cref="GrowthFrom"/>).
 /// </summary>
 public sealed record SoakTrend
 {
@@ -31,6 +32,13 @@ public sealed record SoakTrend
 
     public int SpanTo { get; init; }
 
+    /// <summary>
+    /// The first second of the growth fits (<see cref="MemoryTrend"/>, <see cref="ThreadsTrend"/>): the middle of the
+    /// span. A service's working set settles for tens of minutes (the GC heap grows to its working size, then levels off:
+    /// docs/results.md, "Soak"); fitted over the whole span that settling reads as a leak, while a leak grows to the end.
+    /// </summary>
+    public int GrowthFrom { get; init; }
+
     public SoakWindow? First { get; init; }
 
     public SoakWindow? Last { get; init; }
@@ -44,10 +52,10 @@ public sealed record SoakTrend
     /// <summary>Successful requests per active second against series seconds.</summary>
     public LinearFit? RpsTrend { get; init; }
 
-    /// <summary>Working set (MB) against series seconds, over every scrape.</summary>
+    /// <summary>Working set (MB) against series seconds, over every scrape from <see cref="GrowthFrom"/> on.</summary>
     public LinearFit? MemoryTrend { get; init; }
 
-    /// <summary>OS threads of the target against series seconds, over every scrape.</summary>
+    /// <summary>OS threads of the target against series seconds, over every scrape from <see cref="GrowthFrom"/> on.</summary>
     public LinearFit? ThreadsTrend { get; init; }
 
     /// <summary>Failures ÷ requests over the span, 0 to 1; null when nothing completed.</summary>
@@ -91,17 +99,19 @@ public sealed record SoakTrend
             return Empty with { WindowFraction = windowFraction };
         }
 
-        int from = samples[0].Second, to = samples[^1].Second + 1, span = to - from;
+        int from = samples[0].Second, to = samples[^1].Second + 1, span = to - from, growthFrom = from + (span / 2);
+        var late = samples.Where(s => s.Second >= growthFrom).ToList();
         long requests = samples.Sum(s => s.Requests), failures = samples.Sum(s => s.Failures);
         var trend = new SoakTrend
         {
             WindowFraction = windowFraction,
             SpanFrom = from,
             SpanTo = to,
+            GrowthFrom = growthFrom,
             ErrorRate = requests == 0 ? null : (double)failures / requests,
             RpsTrend = LinearFit.Of(samples.Where(IsActive).Select(s => ((double)s.Second, (double)(s.Requests - s.Failures)))),
-            MemoryTrend = LinearFit.Of(Gauge(samples, WorkingSetMb)),
-            ThreadsTrend = LinearFit.Of(Gauge(samples, s => ServerMetrics.Threads(s.Server))),
+            MemoryTrend = LinearFit.Of(Gauge(late, WorkingSetMb)),
+            ThreadsTrend = LinearFit.Of(Gauge(late, s => ServerMetrics.Threads(s.Server))),
         };
         if (span < 2)
         {

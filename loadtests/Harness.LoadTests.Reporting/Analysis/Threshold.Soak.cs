@@ -112,11 +112,11 @@ public sealed partial record Threshold
             ThresholdMetric.SoakRpsDrift =>
                 $"successful req/s {Moved(value, "rose", "fell")} from the first {share} ({Format.Number(soak.First!.SuccessesPerSecond)}) to the last {share} ({Format.Number(soak.Last!.SuccessesPerSecond)})",
             ThresholdMetric.SoakMemoryGrowth =>
-                $"working set {(value >= 0 ? "grew" : "shrank")} {Format.Number(Math.Abs(value))} %/h (fitted slope {Format.Number(soak.MemoryTrend!.Slope * 3600)} MB/h over {Format.Number(soak.First!.WorkingSetMb)} MB in the first {share})",
+                $"working set {(value >= 0 ? "grew" : "shrank")} {Format.Number(Math.Abs(value))} %/h (slope {Format.Number(soak.MemoryTrend!.Slope * 3600)} MB/h fitted over the second half, over {Format.Number(soak.First!.WorkingSetMb)} MB in the first {share})",
             ThresholdMetric.SoakThreadsGrowth =>
-                $"OS threads {(value >= 0 ? "grew" : "fell")} by {Format.Number(Math.Abs(value))} per hour (fitted slope; {Format.Number(soak.First?.Threads)} in the first {share})",
+                $"OS threads {(value >= 0 ? "grew" : "fell")} by {Format.Number(Math.Abs(value))} per hour (slope fitted over the second half; {Format.Number(soak.First?.Threads)} in the first {share})",
             ThresholdMetric.SoakThreadsGrowthPercent =>
-                $"OS threads {(value >= 0 ? "grew" : "fell")} {Format.Number(Math.Abs(value))} %/h (fitted slope {Format.Number(soak.ThreadsGrowthPerHour)} threads/h over {Format.Number(soak.First!.Threads)} in the first {share})",
+                $"OS threads {(value >= 0 ? "grew" : "fell")} {Format.Number(Math.Abs(value))} %/h (slope {Format.Number(soak.ThreadsGrowthPerHour)} threads/h fitted over the second half, over {Format.Number(soak.First!.Threads)} in the first {share})",
             _ => $"{Format.Number(value)} % of the requests failed after the warm-up",
         };
     }

@@ -23,8 +23,8 @@ internal sealed record SoakSeriesModel(
 
     private static SoakSeriesModel Of(string label, string color, SoakTrend soak)
     {
-        double[]? Line(LinearFit? fit) =>
-            fit is null ? null : [soak.SpanFrom, Round(fit.At(soak.SpanFrom)), soak.SpanTo - 1, Round(fit.At(soak.SpanTo - 1))];
+        double[]? Line(LinearFit? fit, int from) =>
+            fit is null ? null : [from, Round(fit.At(from)), soak.SpanTo - 1, Round(fit.At(soak.SpanTo - 1))];
         return new SoakSeriesModel(
             label,
             color,
@@ -32,10 +32,10 @@ internal sealed record SoakSeriesModel(
             soak.First is { } first ? [first.From, first.To] : null,
             soak.Last is { } last ? [last.From, last.To] : null,
             [.. soak.P99Windows.Select(p => new SoakPoint(p.X, Round(p.Y)))],
-            Line(soak.P99Trend),
-            Line(soak.RpsTrend),
-            Line(soak.MemoryTrend),
-            Line(soak.ThreadsTrend));
+            Line(soak.P99Trend, soak.SpanFrom),
+            Line(soak.RpsTrend, soak.SpanFrom),
+            Line(soak.MemoryTrend, soak.GrowthFrom),
+            Line(soak.ThreadsTrend, soak.GrowthFrom));
     }
 
     private static double Round(double value) => Math.Round(value, 3);
