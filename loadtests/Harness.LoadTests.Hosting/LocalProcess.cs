@@ -49,7 +49,7 @@ public sealed class LocalProcess : IAsyncDisposable
         AppDomain.CurrentDomain.UnhandledException += (_, _) => KillAll();
     }
 
-    private LocalProcess(string name, string assemblyName, string[] args, Process process, Uri address, Uri adminAddress)
+    private LocalProcess(string name, string assemblyName, string[] args, Process process, Uri address, Uri adminAddress, Uri metricsAddress)
     {
         Name = name;
         _assemblyName = assemblyName;
@@ -57,6 +57,7 @@ public sealed class LocalProcess : IAsyncDisposable
         _process = process;
         Address = address;
         AdminAddress = adminAddress;
+        MetricsAddress = metricsAddress;
     }
 
     public string Name { get; }
@@ -65,6 +66,9 @@ public sealed class LocalProcess : IAsyncDisposable
 
     /// <summary>HTTP/1.1 admin endpoint: /healthz and /metrics.</summary>
     public Uri AdminAddress { get; }
+
+    /// <summary>/metrics served by the service's dedicated thread (<c>Listen__MetricsPort</c>), which a starved ThreadPool cannot silence.</summary>
+    public Uri MetricsAddress { get; }
 
     public bool HasExited => _process.HasExited;
 
@@ -83,8 +87,8 @@ public sealed class LocalProcess : IAsyncDisposable
     /// <exception cref="InvalidOperationException">The service exited or was not healthy in time; the message carries its output.</exception>
     public static Task<LocalProcess> StartAsync(string name, string assemblyName, IEnumerable<string> args, CancellationToken cancellationToken)
     {
-        var ports = LoopbackPorts.Free(2);
-        return StartOnAsync(name, assemblyName, [.. args], ports[0], ports[1], cancellationToken);
+        var ports = LoopbackPorts.Free(3);
+        return StartOnAsync(name, assemblyName, [.. args], ports, cancellationToken);
     }
 
     /// <summary>
@@ -106,19 +110,20 @@ public sealed class LocalProcess : IAsyncDisposable
             throw new InvalidOperationException($"{Name} still runs on {Address}; kill it before starting it again.");
         }
 
-        return await StartOnAsync(Name, _assemblyName, _args, Address.Port, AdminAddress.Port, cancellationToken);
+        return await StartOnAsync(Name, _assemblyName, _args, [Address.Port, AdminAddress.Port, MetricsAddress.Port], cancellationToken);
     }
 
     private static async Task<LocalProcess> StartOnAsync(
-        string name, string assemblyName, string[] args, int port, int adminPort, CancellationToken cancellationToken)
+        string name, string assemblyName, string[] args, int[] ports, CancellationToken cancellationToken)
     {
+        var (port, adminPort, metricsPort) = (ports[0], ports[1], ports[2]);
         var assembly = Path.Combine(AppContext.BaseDirectory, assemblyName + ".dll");
         if (!File.Exists(assembly))
         {
             throw new FileNotFoundException($"{assemblyName}.dll is not beside this program; reference its project so the build copies it here.", assembly);
         }
 
-        string[] command = ["dotnet", assembly, $"--Listen:Port={port}", $"--Listen:AdminPort={adminPort}", "--Serilog:MinimumLevel:Default=Warning", .. args];
+        string[] command = ["dotnet", assembly, $"--Listen:Port={port}", $"--Listen:AdminPort={adminPort}", $"--Listen:MetricsPort={metricsPort}", "--Serilog:MinimumLevel:Default=Warning", .. args];
         var watched = !OperatingSystem.IsWindows();
         var start = new ProcessStartInfo(watched ? "/bin/sh" : command[0])
         {
@@ -134,7 +139,7 @@ public sealed class LocalProcess : IAsyncDisposable
         }
 
         var process = new Process { StartInfo = start };
-        var local = new LocalProcess(name, assemblyName, args, process, new Uri($"http://127.0.0.1:{port}/"), new Uri($"http://127.0.0.1:{adminPort}/"));
+        var local = new LocalProcess(name, assemblyName, args, process, new Uri($"http://127.0.0.1:{port}/"), new Uri($"http://127.0.0.1:{adminPort}/"), new Uri($"http://127.0.0.1:{metricsPort}/"));
         process.OutputDataReceived += (_, e) => local.Append(e.Data);
         process.ErrorDataReceived += (_, e) => local.Append(e.Data);
         process.Start();

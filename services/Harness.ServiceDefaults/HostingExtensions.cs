@@ -60,6 +60,8 @@ public static class HostingExtensions
 
         builder.Services.TryAddServiceIdentity(service);
         builder.Services.AddHealthChecks();
+        builder.Services.AddSingleton<DedicatedMetricsListener>();
+        builder.Services.AddHostedService(sp => sp.GetRequiredService<DedicatedMetricsListener>());
         return builder;
     }
 

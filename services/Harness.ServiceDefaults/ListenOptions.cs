@@ -19,5 +19,11 @@ public sealed class ListenOptions
     /// </summary>
     public int? AdminPort { get; set; }
 
+    /// <summary>
+    /// A port (env <c>Listen__MetricsPort</c>) where a dedicated thread answers GET /metrics outside the ThreadPool,
+    /// so the counters survive a starved pool (<see cref="DedicatedMetricsListener"/>). Unset means none; 0 picks a free one.
+    /// </summary>
+    public int? MetricsPort { get; set; }
+
     internal IPAddress ParsedAddress => IPAddress.Parse(Address);
 }

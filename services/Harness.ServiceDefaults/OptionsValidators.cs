@@ -64,6 +64,12 @@ internal sealed class ListenOptionsValidator : IValidateOptions<ListenOptions>
             failures.Add($"Listen__AdminPort must be between 0 and 65535 and differ from Listen__Port; got {options.AdminPort}.");
         }
 
+        if (options.MetricsPort is < 0 or > 65_535
+            || (options.MetricsPort is { } metrics && metrics != 0 && (metrics == options.Port || metrics == options.AdminPort)))
+        {
+            failures.Add($"Listen__MetricsPort must be between 0 and 65535 and differ from Listen__Port and Listen__AdminPort; got {options.MetricsPort}.");
+        }
+
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
 }

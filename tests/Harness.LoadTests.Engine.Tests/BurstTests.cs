@@ -50,11 +50,7 @@ public sealed class BurstTests
         var observer = new RecordingObserver();
 
         var result = await Run(
-            async ctx =>
-            {
-                await Task.Delay(StepTime, ctx.CancellationToken);
-                return StepResult.Ok();
-            },
+            DelayThenOk(StepTime),
             observer,
             stages: new LoadSimulation.IterationsForConstant(2, 1000, S(0.5)));
 
@@ -109,11 +105,7 @@ public sealed class BurstTests
         var observer = new RecordingObserver();
 
         var result = await Run(
-            async ctx =>
-            {
-                await Task.Delay(ctx.CopyNumber == 0 ? S(0.2) : S(1.5), ctx.CancellationToken);
-                return StepResult.Ok();
-            },
+            DelayThenOk(ctx => ctx.CopyNumber == 0 ? S(0.2) : S(1.5)),
             observer,
             stages: new LoadSimulation.IterationsForConstant(4, 1, TimeSpan.FromMinutes(1)));
 

@@ -11,11 +11,7 @@ public sealed class OpenModelTests
         var observer = new RecordingObserver();
 
         var result = await Run(
-            async ctx =>
-            {
-                await Task.Delay(10, ctx.CancellationToken);
-                return StepResult.Ok();
-            },
+            DelayThenOk(TimeSpan.FromMilliseconds(10)),
             observer,
             stages: new LoadSimulation.Inject(20, S(1), S(2)));
 

@@ -12,11 +12,7 @@ public sealed class RunLifecycleTests
         var observer = new RecordingObserver();
 
         var result = await Run(
-            async ctx =>
-            {
-                await Task.Delay(400, ctx.CancellationToken);
-                return StepResult.Ok();
-            },
+            DelayThenOk(TimeSpan.FromMilliseconds(400)),
             observer,
             stages: new LoadSimulation.KeepConstant(2, S(1)));
 
@@ -66,11 +62,7 @@ public sealed class RunLifecycleTests
         var watch = Stopwatch.StartNew();
 
         var result = await Run(
-            async ctx =>
-            {
-                await Task.Delay(S(30), ctx.CancellationToken);
-                return StepResult.Ok();
-            },
+            DelayThenOk(S(30)),
             observer,
             cancellationToken: cts.Token,
             stages: new LoadSimulation.KeepConstant(3, S(30)));
@@ -90,11 +82,7 @@ public sealed class RunLifecycleTests
         var watch = Stopwatch.StartNew();
 
         var result = await Run(
-            async ctx =>
-            {
-                await Task.Delay(S(0.2), ctx.CancellationToken);
-                return StepResult.Ok();
-            },
+            DelayThenOk(S(0.2)),
             observer,
             cancellationToken: cts.Token,
             stages: new LoadSimulation.Inject(50, S(1), S(30)));
@@ -111,11 +99,7 @@ public sealed class RunLifecycleTests
         var observer = new RecordingObserver();
 
         var result = await Run(
-            async ctx =>
-            {
-                await Task.Delay(StepTime, ctx.CancellationToken);
-                return StepResult.Ok();
-            },
+            DelayThenOk(StepTime),
             observer,
             stages: new LoadSimulation.KeepConstant(2, S(2.5)));
 

@@ -16,6 +16,17 @@ internal static class TestRuns
 
     public static TimeSpan S(double seconds) => TimeSpan.FromSeconds(seconds);
 
+    /// <summary>The fake request most tests send: it waits <paramref name="delay"/> (or until cancelled), then succeeds.</summary>
+    public static Func<ScenarioContext, Task<StepResult>> DelayThenOk(TimeSpan delay) => DelayThenOk(_ => delay);
+
+    /// <summary>The same, with a wait that depends on the call (its copy, its invocation).</summary>
+    public static Func<ScenarioContext, Task<StepResult>> DelayThenOk(Func<ScenarioContext, TimeSpan> delay) =>
+        async ctx =>
+        {
+            await Task.Delay(delay(ctx), ctx.CancellationToken);
+            return StepResult.Ok();
+        };
+
     public static Task<ScenarioResult> Run(
         Func<ScenarioContext, Task<StepResult>> step,
         RecordingObserver observer,

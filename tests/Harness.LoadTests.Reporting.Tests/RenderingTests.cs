@@ -95,6 +95,31 @@ public sealed partial class RenderingTests : IDisposable
     }
 
     [Fact]
+    public async Task The_modes_small_multiples_share_their_scales_and_an_isolated_second_gets_a_marker()
+    {
+        // Arrange: threadpool reaches 8 users, 4 s and ~2 req/s; iocp stays at 4 users and 1 s, and its requests
+        // complete in seconds 2 and 5 alone, each between empty seconds, and in 8–9.
+        var slow = Enumerable.Range(0, 10).Select(s => Runs.Sample(s, 4 + (s / 5 * 4), Runs.Histogram((4_000_000, 2)))).ToList();
+        var fast = Enumerable.Range(0, 10)
+            .Select(s => Runs.Sample(s, 4, s is 2 or 5 or 8 or 9 ? Runs.Histogram((1_000_000, 1)) : new Recording.LatencyHistogram()))
+            .ToList();
+        var run = Runs.Run([(Runs.Series("grpc", "call-third-party", "threadpool"), slow), (Runs.Series("grpc", "call-third-party", "iocp"), fast)]);
+
+        // Act
+        var dom = await RenderAsync(run);
+
+        // Assert: the two classic charts come first, one per mode, with the same range on every axis.
+        var scales = CanvasScales().Matches(dom).Select(m => m.Groups[1].Value).ToList();
+        _output.WriteLine(string.Join(Environment.NewLine, scales));
+        Assert.True(scales.Count > 2, "no chart recorded its scales");
+        Assert.Contains("y2=0..", scales[0], StringComparison.Ordinal);
+        Assert.Equal(scales[0], scales[1]);
+        var markers = Regex.Match(dom, "Response time over time</h4>.*?<canvas[^>]*data-markers=\"(\\d+)\"", RegexOptions.Singleline);
+        Assert.True(markers.Success, "the response-time chart recorded no marker count");
+        Assert.Equal("4", markers.Groups[1].Value); // seconds 2 and 5, on iocp's mean line and its p99 line
+    }
+
+    [Fact]
     public async Task Every_chart_of_a_comparison_report_draws_in_a_headless_browser()
     {
         var browser = FindChromium();
@@ -173,6 +198,9 @@ public sealed partial class RenderingTests : IDisposable
 
         return dom;
     }
+
+    [GeneratedRegex("<canvas[^>]*data-scales=\"([^\"]*)\"")]
+    private static partial Regex CanvasScales();
 
     [GeneratedRegex("<body[^>]*>")]
     private static partial Regex BodyTag();

@@ -99,6 +99,41 @@ public sealed partial class ReportWriterTests : IDisposable
     }
 
     [Fact]
+    public void A_series_whose_metrics_answered_in_some_seconds_only_says_so_in_html_and_markdown()
+    {
+        // Arrange: 5 measured seconds, /metrics answered in 0, 3 and 4 (a starved target's fragment).
+        var info = Series("soap", "call-third-party", "threadpool");
+        var samples = Enumerable.Range(0, 5)
+            .Select(s => Sample(s, 4, Histogram((1000, 2)), server: s is 1 or 2 ? null : Server("threadpool", 20, 2, s, 1.0 + s, 100, 10)))
+            .ToList();
+        var run = Run([(info, samples)]);
+
+        // Act
+        var html = HtmlReport.Render(run);
+        var markdown = MarkdownReport.Render(run);
+
+        // Assert
+        Assert.Contains("server metrics for 3 of 5 s under load", html, StringComparison.Ordinal);
+        Assert.Contains("- threadpool: server metrics for 3 of 5 s under load — the peaks of threads and queue come from those seconds only", markdown, StringComparison.Ordinal);
+        Assert.DoesNotContain("no server samples —", markdown, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_series_with_a_server_sample_in_every_second_under_load_gets_no_coverage_note()
+    {
+        // Arrange: 5 loaded seconds, each sampled, then the idle second a series ends with, which has none.
+        var info = Series("soap", "call-third-party", "threadpool");
+        var samples = Enumerable.Range(0, 5).Select(s => Sample(s, 4, Histogram((1000, 2)), server: Server("threadpool", 20, 2, 0, 1.0 + s, 100, 10)))
+            .Append(Sample(5, 0, new Recording.LatencyHistogram()))
+            .ToList();
+
+        var markdown = MarkdownReport.Render(Run([(info, samples)]));
+
+        Assert.DoesNotContain("server metrics for", markdown, StringComparison.Ordinal);
+        Assert.DoesNotContain("no server samples —", markdown, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void The_csv_has_one_row_per_recorded_second_with_client_and_server_columns()
     {
         var samples = new[]

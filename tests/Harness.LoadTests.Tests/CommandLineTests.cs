@@ -37,6 +37,18 @@ public sealed class CommandLineTests
     }
 
     [Theory]
+    [InlineData(new string[0], "harness run")]
+    [InlineData(new[] { "--modes", "iocp" }, "harness run --modes iocp")]
+    [InlineData(new[] { "run", "--modes", "iocp" }, "harness run --modes iocp")]
+    [InlineData(new[] { "calibrate", "--stacks", "soap" }, "harness calibrate --stacks soap")]
+    public void CommandLine_AsTheReportShowsIt_NamesTheCommandThatRan(string[] args, string expected)
+    {
+        var parse = HarnessCli.Create(Spectre.Console.AnsiConsole.Console).Parse(args);
+
+        Assert.Equal(expected, HarnessCli.CommandLine(parse));
+    }
+
+    [Theory]
     [InlineData(new[] { "--time-scale", "abc" }, "error: --time-scale 'abc': takes a number; Multiply every duration")]
     [InlineData(new[] { "run", "--users", "many" }, "error: --users 'many': takes a whole number; Scale a closed-model profile")]
     [InlineData(new[] { "run", "--profile" }, "error: --profile needs a value: Load profile: quick, ramp")]

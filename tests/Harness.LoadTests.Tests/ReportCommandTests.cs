@@ -20,4 +20,17 @@ public sealed class ReportCommandTests
         Assert.Contains(series, warning, StringComparison.Ordinal);
         Assert.True(File.Exists(Path.Combine(folder, "index.html")));
     }
+
+    [Fact]
+    public async Task Report_OfARelativeRunFolder_PrintsTheReportsAbsolutePath_AsRunDoes()
+    {
+        var folder = RecordedRuns.Write(Path.Combine(HarnessRun.TempFolder(), "run"));
+        var relative = Path.GetRelativePath(Environment.CurrentDirectory, folder);
+
+        var (exitCode, text) = await HarnessRun.InvokeAsync("report", relative);
+
+        Assert.True(exitCode == 0, text);
+        var line = Assert.Single(text.Split('\n'), l => l.StartsWith("Report:", StringComparison.Ordinal));
+        Assert.Equal("Report: " + Path.Combine(folder, "index.html"), line.TrimEnd());
+    }
 }

@@ -18,6 +18,7 @@ public sealed class ConfigurationValidationTests
     [InlineData("--Listen:Address=localhost", "Listen__Address must be an IP address such as 127.0.0.1 or 0.0.0.0; got 'localhost'.")]
     [InlineData("--Http2:MaxStreamsPerConnection=0", "Http2__MaxStreamsPerConnection must be 1 or more (Kestrel's default is 100); got 0.")]
     [InlineData("--Listen:AdminPort=70000", "Listen__AdminPort must be between 0 and 65535 and differ from Listen__Port; got 70000.")]
+    [InlineData("--Listen:MetricsPort=-1", "Listen__MetricsPort must be between 0 and 65535 and differ from Listen__Port and Listen__AdminPort; got -1.")]
     public async Task Start_WithAnInvalidSetting_FailsNamingTheVariable(string setting, string expected)
     {
         // Act: some options are first read while the app is built, the rest when it starts; either stops it.

@@ -87,6 +87,12 @@ public sealed record SeriesSummary
     /// <summary>Seconds in which the target's /metrics answered.</summary>
     public required int ServerSamples { get; init; }
 
+    /// <summary>
+    /// Of the <see cref="ActiveSeconds"/>, those in which the target's /metrics answered: what the coverage note
+    /// compares, so that the idle second a series ends with (its load stopped, the scraper with it) is no gap.
+    /// </summary>
+    public required int ActiveServerSamples { get; init; }
+
     /// <summary>Most OS threads of the target process in any second (see <see cref="ServerMetrics.Threads"/>).</summary>
     public required double? PeakThreads { get; init; }
 
@@ -174,6 +180,7 @@ public sealed record SeriesSummary
             RequestsPerSecond = active == 0 ? 0 : (double)requests / active,
             PeakUsers = samples.Count == 0 ? 0 : samples.Max(s => s.Users),
             ServerSamples = server.Count,
+            ActiveServerSamples = server.Count(r => r.Users > 0 || r.Requests > 0),
             PeakThreads = Peak(server, r => r.Threads),
             PeakBusyThreads = Peak(server, r => r.BusyThreads),
             PeakQueueLength = Peak(server, r => r.QueueLength),

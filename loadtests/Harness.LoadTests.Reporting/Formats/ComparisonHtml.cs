@@ -12,7 +12,7 @@ namespace Harness.LoadTests.Reporting.Formats;
 public static class ComparisonHtml
 {
     // The shared helpers, the spectrum (tail.js), and the comparison's own drawing.
-    private static readonly Lazy<string> PageScript = new(() => HtmlReport.Scripts("base.js", "tail.js", "compare.js"));
+    private static readonly Lazy<string> PageScript = new(() => HtmlReport.Scripts("base.js", "markers.js", "tail.js", "compare.js"));
 
     /// <param name="comparison">The runs compared.</param>
     /// <param name="gatePercent">The <c>--fail-on-regression</c> limit in %, when given.</param>

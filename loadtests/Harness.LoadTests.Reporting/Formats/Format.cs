@@ -70,4 +70,16 @@ internal static class Format
 
     public static string Parameters(IReadOnlyDictionary<string, string> parameters) =>
         parameters.Count == 0 ? Missing : string.Join(", ", parameters.OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => $"{p.Key}={p.Value}"));
+
+    /// <summary>
+    /// What the reader must know about a series' server samples, or null when every measured second under load
+    /// (users, an arrival rate or completed requests) has one: none at all (the target's /metrics never answered,
+    /// or it has none), or a gap (peaks come from the sampled seconds only).
+    /// </summary>
+    public static string? ServerCoverage(SeriesSummary summary) =>
+        summary.ServerSamples == 0 && summary.Seconds > 0
+            ? "no server samples — the target's /metrics never answered during this series (it has none, or it was down or unreachable), so its server columns and charts are empty."
+        : summary.ActiveServerSamples < summary.ActiveSeconds
+            ? $"server metrics for {Integer(summary.ActiveServerSamples)} of {Integer(summary.ActiveSeconds)} s under load — the peaks of threads and queue come from those seconds only, and the server charts leave the others empty."
+        : null;
 }

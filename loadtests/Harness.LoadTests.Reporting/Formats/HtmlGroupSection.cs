@@ -47,10 +47,12 @@ internal static class HtmlGroupSection
             HtmlSoakSection.Append(html, group, colors, soak);
         }
 
-        foreach (var row in group.Rows.Where(r => r.Summary.ServerSamples == 0))
+        foreach (var row in group.Rows)
         {
-            html.AppendLine(CultureInfo.InvariantCulture,
-                $"<div class=\"notice\"><b>{E(row.Label)}</b>: no server samples — the target's /metrics never answered during this series (target down or unreachable), so its server columns and charts are empty.</div>");
+            if (Format.ServerCoverage(row.Summary) is { } coverage)
+            {
+                html.AppendLine(CultureInfo.InvariantCulture, $"<div class=\"notice\"><b>{E(row.Label)}</b>: {E(coverage)}</div>");
+            }
         }
 
         html.AppendLine("<h3>Series</h3>");

@@ -23,7 +23,7 @@ public static class HtmlReport
     /// <summary>Chart.js, ready to inline.</summary>
     internal static readonly Lazy<string> ChartScript = new(() => ScriptSafe(StripSourceMap(Resource("chart.js"))));
     // web/charts/: the shared helpers first, main (which draws every group) last.
-    private static readonly string[] PageScripts = ["base.js", "classic.js", "client.js", "server.js", "soak.js", "tail.js", "main.js"];
+    private static readonly string[] PageScripts = ["base.js", "markers.js", "classic.js", "client.js", "server.js", "soak.js", "tail.js", "main.js"];
 
     private static readonly Lazy<string> PageScript = new(() => ScriptSafe(string.Join('\n', PageScripts.Select(name => Resource("charts." + name)))));
     internal static readonly Lazy<string> StyleSheet = new(() => Resource("report.css"));

@@ -106,6 +106,16 @@ public static class MarkdownReport
                 }
             }
 
+            var coverage = group.Rows.Select(r => (r.Label, Note: Format.ServerCoverage(r.Summary))).Where(c => c.Note is not null).ToList();
+            if (coverage.Count > 0)
+            {
+                md.AppendLine();
+                foreach (var (label, note) in coverage)
+                {
+                    md.AppendLine(CultureInfo.InvariantCulture, $"- {label}: {note}");
+                }
+            }
+
             if (group.Rows.Any(r => r.Summary.ServerTime is not null))
             {
                 md.AppendLine();

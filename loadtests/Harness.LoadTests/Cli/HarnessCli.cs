@@ -177,7 +177,17 @@ internal static class HarnessCli
         }
     }
 
-    internal static string CommandLine(ParseResult parse) => "harness " + string.Join(' ', parse.Tokens.Select(t => t.Value));
+    /// <summary>The effective command, as the report shows it: the default command is named (<c>harness run</c>, never a bare <c>harness</c>).</summary>
+    internal static string CommandLine(ParseResult parse)
+    {
+        var tokens = parse.Tokens.Select(t => t.Value).ToList();
+        if (parse.CommandResult.Command is RootCommand)
+        {
+            tokens.Insert(0, "run");
+        }
+
+        return string.Join(' ', ["harness", .. tokens]);
+    }
 
     internal static int Usage(IAnsiConsole console, string message)
     {
@@ -197,8 +207,9 @@ internal static class HarnessCli
         }
     }
 
+    // Absolute, as `run` prints its report's path: a path printed relative to where the command ran misleads once copied.
     private static string RunFolder(string path) =>
         Directory.Exists(path)
-            ? path
+            ? Path.GetFullPath(path)
             : throw new DirectoryNotFoundException($"'{path}' is not a run folder; runs are written to reports/<timestamp>/.");
 }

@@ -6,10 +6,13 @@ namespace Harness.LoadTests.Running;
 /// <summary>
 /// Reads a target's /metrics once a second into the series' timeline. A read that fails records nothing for
 /// that second. A refused or broken connection marks the outage as a run event once, and its end once, so the
-/// report shows when a target died; a read that is merely slow is not an outage.
+/// report shows when a target died; a read that is merely slow is not an outage, and a target that answers 4xx
+/// (it has no /metrics) gets one note and no more reads.
 /// </summary>
 internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, double seriesOffsetSeconds)
 {
+    private static readonly TimeSpan ReadTimeout = TimeSpan.FromMilliseconds(900);
+
     public async Task RunAsync(string seriesId, Uri metricsAddress, CancellationToken cancellationToken)
     {
         var url = new Uri(metricsAddress, "/metrics");
@@ -20,7 +23,7 @@ internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, d
             try
             {
                 using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-                timeout.CancelAfter(TimeSpan.FromMilliseconds(900));
+                timeout.CancelAfter(ReadTimeout);
                 var text = await http.GetStringAsync(url, timeout.Token);
                 recorder.RecordServer(seriesId, second, PrometheusTextParser.Parse(text));
                 if (down)
@@ -35,8 +38,16 @@ internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, d
             }
             catch (TaskCanceledException)
             {
-                // Too slow to answer within the second (a starved ThreadPool does this): the second has no
-                // counters, but the target is not down, so no event.
+                // Too slow to answer within the second (a starved ThreadPool does this where /metrics shares it):
+                // the second has no counters, but the target is not down, so no event.
+            }
+            catch (HttpRequestException ex) when (ex.StatusCode is { } status && (int)status is >= 400 and < 500)
+            {
+                // The target answered, just not with metrics (any CoreWCF service has no /metrics): no server
+                // samples, said once; its requests are served and measured as usual, so this is no outage.
+                recorder.RecordEvent(new RunEvent(seriesOffsetSeconds + clock.Elapsed.TotalSeconds, "note", seriesId,
+                    $"{url} answered {(int)status} {status}: no server metrics for this series; its requests are measured as usual"));
+                return;
             }
             catch (HttpRequestException ex)
             {

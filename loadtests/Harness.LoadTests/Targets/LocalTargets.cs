@@ -36,7 +36,7 @@ internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> 
                 [$"--Scheduling:Mode={mode}", $"--ThirdParty:BaseAddress={_stub.Address}"],
                 cancellationToken);
             started.Add(service);
-            targets.Add(new ServiceTarget(stack, mode, service.Address, service.AdminAddress));
+            targets.Add(new ServiceTarget(stack, mode, service.Address, service.MetricsAddress));
         }
 
         return targets;

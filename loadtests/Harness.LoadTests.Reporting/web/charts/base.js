@@ -1,4 +1,4 @@
-// The shared part of the report's chart scripts (web/charts/*.js, inlined in this order: base, classic, client,
+// The shared part of the report's chart scripts (web/charts/*.js, inlined in this order: base, markers, classic, client,
 // server, soak, tail, main). It reads the inline JSON (#report-data), sets Chart.js' defaults and holds the helpers every
 // chart family uses, on the one global window.HarnessReport.
 // When done, main.js records on <body>: data-charts-expected, data-charts-drawn (charts that plotted at least one
@@ -91,134 +91,6 @@ window.HarnessReport = (function () {
     return [{ x: from, y: value }, { x: to, y: value }];
   };
 
-  // Event markers, fault windows and where each series was back after one, drawn on the time charts of one group.
-  // label: only the markers of that series (and run-wide ones), for a chart of one series.
-  H.eventPlugin = function (group, label) {
-    var mine = function (item) { return label === undefined || item.label === null || item.label === label; };
-    var events = group.events.filter(mine);
-    var windows = group.windows.filter(mine);
-    var recoveries = group.recoveries.filter(function (r) { return r.at !== null && mine(r); });
-    var warmUps = group.warmUps.filter(mine);
-    return {
-      id: 'harnessEvents',
-      beforeDatasetsDraw: function (chart) {
-        var a = chart.chartArea;
-        var x = chart.scales.x;
-        var ctx = chart.ctx;
-        ctx.save();
-        // Warm-up: recorded and drawn, left out of every figure of the tables.
-        warmUps.forEach(function (w, i) {
-          var x1 = Math.min(a.right, x.getPixelForValue(w.to));
-          if (x1 > a.left) {
-            ctx.fillStyle = H.alpha(w.color, 0.08);
-            ctx.fillRect(a.left, a.top, x1 - a.left, a.bottom - a.top);
-            ctx.fillStyle = H.alpha(w.color, 0.8);
-            ctx.font = '9px sans-serif';
-            ctx.textAlign = 'left';
-            ctx.textBaseline = 'top';
-            ctx.fillText(w.label === null ? 'warm-up' : 'warm-up ' + w.label, a.left + 3, a.top + 16 + (i * 11));
-          }
-        });
-        windows.forEach(function (w) {
-          var x0 = Math.max(a.left, x.getPixelForValue(w.from));
-          var x1 = Math.min(a.right, x.getPixelForValue(w.to));
-          if (x1 > x0) {
-            ctx.fillStyle = H.alpha(w.color, 0.1);
-            ctx.fillRect(x0, a.top, x1 - x0, a.bottom - a.top);
-          }
-        });
-        ctx.restore();
-      },
-      afterDatasetsDraw: function (chart) {
-        var a = chart.chartArea;
-        var x = chart.scales.x;
-        var ctx = chart.ctx;
-        ctx.save();
-        events.forEach(function (ev) {
-          var px = x.getPixelForValue(ev.x);
-          if (px < a.left - 0.5 || px > a.right + 0.5) {
-            return;
-          }
-
-          ctx.strokeStyle = ev.color;
-          ctx.lineWidth = 1.2;
-          ctx.setLineDash([4, 3]);
-          ctx.beginPath();
-          ctx.moveTo(px, a.top + 14);
-          ctx.lineTo(px, a.bottom);
-          ctx.stroke();
-          ctx.setLineDash([]);
-          ctx.fillStyle = ev.color;
-          ctx.beginPath();
-          ctx.arc(px, a.top + 7, 7, 0, Math.PI * 2);
-          ctx.fill();
-          ctx.fillStyle = '#fff';
-          ctx.font = 'bold 9px sans-serif';
-          ctx.textAlign = 'center';
-          ctx.textBaseline = 'middle';
-          ctx.fillText(String(ev.number), px, a.top + 7.5);
-        });
-        recoveries.forEach(function (r) {
-          var px = x.getPixelForValue(r.at);
-          var from = Math.max(a.left, x.getPixelForValue(r.windowEnd));
-          if (px < a.left - 0.5 || px > a.right + 0.5) {
-            return;
-          }
-
-          // A solid line where the series was back, joined to the window's end by a bracket at the foot of the chart.
-          ctx.strokeStyle = r.color;
-          ctx.lineWidth = 2;
-          ctx.beginPath();
-          ctx.moveTo(px, a.top + 18);
-          ctx.lineTo(px, a.bottom);
-          ctx.moveTo(from, a.bottom - 4);
-          ctx.lineTo(px, a.bottom - 4);
-          ctx.stroke();
-          ctx.fillStyle = r.color;
-          ctx.font = 'bold 9px sans-serif';
-          ctx.textAlign = 'left';
-          ctx.textBaseline = 'bottom';
-          ctx.fillText('back +' + H.fmt(r.seconds) + ' s', Math.min(px + 3, a.right - 48), a.bottom - 6);
-        });
-        ctx.restore();
-      },
-    };
-  };
-
-  // Where ramps left their ideal: a dashed vertical line per mark ({ x, color, label }), labelled at the top.
-  H.kneePlugin = function (marks) {
-    return {
-      id: 'harnessKnees',
-      afterDatasetsDraw: function (chart) {
-        var a = chart.chartArea;
-        var x = chart.scales.x;
-        var ctx = chart.ctx;
-        ctx.save();
-        marks.forEach(function (m, i) {
-          var px = x.getPixelForValue(m.x);
-          if (px < a.left - 0.5 || px > a.right + 0.5) {
-            return;
-          }
-
-          ctx.strokeStyle = m.color;
-          ctx.lineWidth = 1.6;
-          ctx.setLineDash([3, 3]);
-          ctx.beginPath();
-          ctx.moveTo(px, a.top);
-          ctx.lineTo(px, a.bottom);
-          ctx.stroke();
-          ctx.setLineDash([]);
-          ctx.fillStyle = m.color;
-          ctx.font = 'bold 9px sans-serif';
-          ctx.textAlign = 'left';
-          ctx.textBaseline = 'top';
-          ctx.fillText(m.label, Math.max(a.left, Math.min(px + 3, a.right - 90)), a.top + 30 + (i * 11));
-        });
-        ctx.restore();
-      },
-    };
-  };
-
   H.card = function (container, title, caption, wide) {
     var div = document.createElement('div');
     div.className = 'chart-card' + (wide ? ' wide' : '');
@@ -277,10 +149,27 @@ window.HarnessReport = (function () {
     return plotted > 0 && ink > 0;
   }
 
+  // What the rendering test reads off each canvas: every axis' range (data-scales="y=0..40 y1=0..12") and how
+  // many points carry a marker (data-markers), the isolated seconds a line cannot draw.
+  function describe(chart) {
+    var scales = Object.keys(chart.scales).filter(function (id) { return id !== 'x'; }).map(function (id) {
+      return id + '=' + chart.scales[id].min + '..' + chart.scales[id].max;
+    });
+    var markers = 0;
+    chart.data.datasets.forEach(function (d) {
+      if (!d.reference && Array.isArray(d.pointRadius)) {
+        markers += d.pointRadius.filter(function (r) { return r > 0; }).length;
+      }
+    });
+    chart.canvas.dataset.scales = scales.join(' ');
+    chart.canvas.dataset.markers = String(markers);
+  }
+
   H.draw = function (canvas, config, title) {
     counts.expected++;
     try {
       var chart = new Chart(canvas, config);
+      describe(chart);
       if (verify(chart)) {
         counts.drawn++;
       } else {
@@ -306,8 +195,37 @@ window.HarnessReport = (function () {
     return Object.assign(scale, extra || {});
   };
 
+  // Gaps stay gaps (spanGaps false: a missing second is not interpolated). A second with data between two empty
+  // ones has no segment to draw, so it gets a point marker of its own, or it would vanish.
   H.line = function (label, color, data, options) {
-    return Object.assign({ label: label, data: data, borderColor: color, backgroundColor: color, spanGaps: false }, options || {});
+    var line = { label: label, data: data, borderColor: color, backgroundColor: color, spanGaps: false };
+    if (!options || options.pointRadius === undefined) {
+      line.pointRadius = isolatedRadii(data);
+    }
+
+    return Object.assign(line, options || {});
+  };
+
+  function isolatedRadii(data) {
+    var present = function (i) { return i >= 0 && i < data.length && data[i].y !== null && data[i].y !== undefined; };
+    return data.map(function (p, i) { return present(i) && !present(i - 1) && !present(i + 1) ? 2.5 : 0; });
+  }
+
+  // Lines of several series that coincide (iocp exactly over custompool) would hide one another. Chart.js draws
+  // the first data set on top, so each later series' lines are drawn wider and a little transparent: one that
+  // lies under another still shows as a coloured edge around it. Reference lines keep their style.
+  H.layer = function (group, datasets) {
+    var colors = group.series.map(function (s) { return s.color; });
+    datasets.forEach(function (d) {
+      var index = colors.indexOf(d.borderColor);
+      if (d.reference || index < 0) {
+        return;
+      }
+
+      d.borderWidth = (d.borderWidth || Chart.defaults.elements.line.borderWidth) + (1.6 * index);
+      d.borderColor = H.alpha(d.borderColor, 0.85);
+    });
+    return datasets;
   };
 
   H.tooltips = function (unit, xTitle) {
@@ -328,7 +246,7 @@ window.HarnessReport = (function () {
     var canvas = H.card(container, title, caption, wide);
     H.draw(canvas, {
       type: 'line',
-      data: { datasets: datasets },
+      data: { datasets: H.layer(group, datasets) },
       options: {
         parsing: false,
         normalized: true,
@@ -339,6 +257,8 @@ window.HarnessReport = (function () {
     }, title);
   };
 
+  // The top of a value axis shared by small multiples, so that side by side they compare: the group's largest
+  // value (ideal lines included by the caller), for Chart.js to round up to the same tick on every chart.
   H.maxOf = function (group, pick) {
     var max = 0;
     group.series.forEach(function (s) {

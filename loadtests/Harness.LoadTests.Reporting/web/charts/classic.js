@@ -6,9 +6,17 @@
     var classic = document.createElement('div');
     classic.className = 'charts classic';
     host.appendChild(classic);
+    // One scale per axis for the whole row: charts side by side with scales of their own would mislead.
+    var ideal = Math.max.apply(null, [0].concat(group.series.map(function (s) { return s.idealLatencyMs || 0; })));
+    var shared = {
+      y: H.maxOf(group, function (s) { return s.timeline.users; }),
+      y1: H.maxOf(group, function (s) { return s.timeline.requests; }),
+      y2: Math.max(H.maxOf(group, function (s) { return s.timeline.mean; }), ideal) * v.factor,
+    };
+    var top = function (id) { return shared[id] > 0 ? { suggestedMax: shared[id] } : {}; };
     group.series.forEach(function (s) {
       var title = s.label + ': users, req/s and mean response time';
-      var canvas = H.card(classic, title, 'users: grey area (left axis) · req/s: dashed · mean: solid (' + v.unit + ')' +
+      var canvas = H.card(classic, title, 'scales shared by the modes · users: grey area (left axis) · req/s: dashed · mean: solid (' + v.unit + ')' +
         (s.idealLatencyMs !== null ? ' · ideal: dotted' + (s.idealMethod ? ' (' + s.idealMethod + ')' : '') : ''));
       var sets = [
         H.line('users', H.NEUTRAL, H.points(s.timeline.users), { yAxisID: 'y', stepped: true, fill: true, backgroundColor: H.alpha(H.NEUTRAL, 0.15), borderWidth: 1 }),
@@ -27,9 +35,9 @@
           parsing: false,
           scales: {
             x: H.timeScale(group),
-            y: H.valueScale(v.open ? 'users / rate' : 'users', { position: 'left' }),
-            y1: H.valueScale('req/s', { position: 'right', grid: { drawOnChartArea: false } }),
-            y2: H.valueScale('mean ' + v.unit, { position: 'right', grid: { drawOnChartArea: false } }),
+            y: H.valueScale(v.open ? 'users / rate' : 'users', Object.assign({ position: 'left' }, top('y'))),
+            y1: H.valueScale('req/s', Object.assign({ position: 'right', grid: { drawOnChartArea: false } }, top('y1'))),
+            y2: H.valueScale('mean ' + v.unit, Object.assign({ position: 'right', grid: { drawOnChartArea: false } }, top('y2'))),
           },
           plugins: { tooltip: H.tooltips('', 'second') },
         },

@@ -1,0 +1,142 @@
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+using Harness.Scheduling;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+
+namespace Harness.ServiceDefaults;
+
+/// <summary>
+/// GET /metrics on <c>Listen__MetricsPort</c>, answered by one dedicated thread with blocking socket I/O.
+/// </summary>
+/// <remarks>
+/// Kestrel accepts connections and runs requests on the ThreadPool, so when blocking calls starve the pool (the
+/// threadpool mode's CallThirdParty does, by design) /metrics starves with everything else, and the charts of
+/// threads and queue lose the very seconds they exist to show. Here nothing waits for the pool: accept, read,
+/// render and write are plain system calls on this thread, and the snapshot reads the counters directly. One
+/// connection at a time, closed after its answer; a client that sends nothing holds it for at most
+/// <see cref="IoTimeout"/>.
+/// </remarks>
+public sealed class DedicatedMetricsListener(IOptions<ListenOptions> listen, IServiceProvider services, ILogger<DedicatedMetricsListener> logger)
+    : IHostedService, IDisposable
+{
+    private static readonly TimeSpan IoTimeout = TimeSpan.FromSeconds(5);
+    private const int MaxRequestBytes = 8 * 1024;
+
+    private TcpListener? _listener;
+
+    /// <summary>The bound port once started (<c>Listen__MetricsPort=0</c> picks a free one); null when not configured.</summary>
+    public int? Port { get; private set; }
+
+    public Task StartAsync(CancellationToken cancellationToken)
+    {
+        if (listen.Value.MetricsPort is not { } port)
+        {
+            return Task.CompletedTask;
+        }
+
+        // Resolved once, here: the thread must not depend on the container (or anything it might lazily start) later.
+        var identity = services.GetRequiredService<ServiceIdentity>();
+        var scheduler = services.GetService<IWorkScheduler>();
+        var sources = services.GetServices<IMetricsSource>().ToArray();
+        var listener = new TcpListener(listen.Value.ParsedAddress, port);
+        listener.Start();
+        _listener = listener;
+        Port = ((IPEndPoint)listener.LocalEndpoint).Port;
+        var thread = new Thread(() => Serve(listener, () => MetricsEndpoint.Render(identity, scheduler, sources)))
+        {
+            IsBackground = true,
+            Name = "harness-metrics",
+        };
+        thread.Start();
+        logger.LogInformation("/metrics also served on {Address}:{Port} by a dedicated thread", listen.Value.Address, Port);
+        return Task.CompletedTask;
+    }
+
+    public Task StopAsync(CancellationToken cancellationToken)
+    {
+        Dispose();
+        return Task.CompletedTask;
+    }
+
+    public void Dispose()
+    {
+        // Closing the socket ends the blocked accept, and the thread with it.
+        Interlocked.Exchange(ref _listener, null)?.Dispose();
+    }
+
+    private static void Serve(TcpListener listener, Func<string> render)
+    {
+        while (true)
+        {
+            Socket client;
+            try
+            {
+                client = listener.AcceptSocket();
+            }
+            catch (Exception ex) when (ex is SocketException or ObjectDisposedException or InvalidOperationException)
+            {
+                return;
+            }
+
+            using (client)
+            {
+                try
+                {
+                    client.ReceiveTimeout = client.SendTimeout = (int)IoTimeout.TotalMilliseconds;
+                    client.Send(Answer(ReadRequestLine(client), render));
+                    client.Shutdown(SocketShutdown.Both);
+                }
+                catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
+                {
+                    // The client went away or never finished its request: nothing to answer.
+                }
+            }
+        }
+    }
+
+    /// <summary>The request's first line, once the headers have arrived (their end, or 8 KB of them).</summary>
+    internal static string ReadRequestLine(Socket client)
+    {
+        var buffer = new byte[MaxRequestBytes];
+        var length = 0;
+        while (length < buffer.Length)
+        {
+            var read = client.Receive(buffer, length, buffer.Length - length, SocketFlags.None);
+            if (read == 0)
+            {
+                break;
+            }
+
+            length += read;
+            if (buffer.AsSpan(0, length).IndexOf("\r\n\r\n"u8) >= 0)
+            {
+                break;
+            }
+        }
+
+        var text = Encoding.ASCII.GetString(buffer, 0, length);
+        var end = text.IndexOf("\r\n", StringComparison.Ordinal);
+        return end < 0 ? text : text[..end];
+    }
+
+    /// <summary>The whole HTTP/1.1 response to <paramref name="requestLine"/>: the metrics for GET (or HEAD) /metrics, 404 or 405 otherwise.</summary>
+    internal static byte[] Answer(string requestLine, Func<string> render)
+    {
+        var parts = requestLine.Split(' ');
+        var path = parts.Length == 3 ? parts[1].Split('?')[0] : null;
+        var (status, contentType, body) = (parts.Length == 3 ? parts[0] : null, path) switch
+        {
+            (_, not "/metrics") => ("404 Not Found", "text/plain; charset=utf-8", "Only /metrics is served on this port.\n"),
+            ("GET" or "HEAD", _) => ("200 OK", PrometheusWriter.ContentType, render()),
+            _ => ("405 Method Not Allowed", "text/plain; charset=utf-8", "GET /metrics only.\n"),
+        };
+        var bytes = Encoding.UTF8.GetBytes(body);
+        var head = Encoding.ASCII.GetBytes(
+            $"HTTP/1.1 {status}\r\nContent-Type: {contentType}\r\nContent-Length: {bytes.Length}\r\nConnection: close\r\n\r\n");
+        return parts[0] == "HEAD" ? head : [.. head, .. bytes];
+    }
+}

@@ -1,0 +1,107 @@
+using System.Globalization;
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+using Harness.Metrics;
+using Harness.SoapService;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace Harness.ServiceDefaults.Tests;
+
+/// <summary>The starvation test caps this process's ThreadPool, so nothing else may run beside it.</summary>
+[CollectionDefinition(nameof(StarvedThreadPool), DisableParallelization = true)]
+public sealed class StarvedThreadPool;
+
+[Collection(nameof(StarvedThreadPool))]
+public sealed class DedicatedMetricsListenerTests
+{
+    // Generous: the read answers in milliseconds when it answers at all; a listener on the pool would never answer.
+    private static readonly TimeSpan ReadTimeout = TimeSpan.FromSeconds(30);
+
+    [Fact]
+    public async Task Metrics_WhileEveryThreadPoolThreadIsBlocked_AnswerOnTheDedicatedPort()
+    {
+        // Arrange: the pool capped and every thread it may have blocked, with work items left queued behind them.
+        await using var app = SoapApp.Build(["--Listen:Port=0", "--Listen:MetricsPort=0", "--Serilog:MinimumLevel:Default=Fatal"]);
+        await app.StartAsync();
+        var port = app.Services.GetRequiredService<DedicatedMetricsListener>().Port!.Value;
+        ThreadPool.GetMaxThreads(out var maxWorkers, out var maxIo);
+        ThreadPool.GetMinThreads(out var minWorkers, out _);
+        // Not disposed: blockers still queued when the test ends run later and must find it set, not disposed.
+        var release = new ManualResetEventSlim();
+        string response;
+        try
+        {
+            Assert.True(ThreadPool.SetMaxThreads(minWorkers, maxIo));
+            var blockers = 4 * Math.Max(ThreadPool.ThreadCount, minWorkers) + 16;
+            for (var i = 0; i < blockers; i++)
+            {
+                ThreadPool.UnsafeQueueUserWorkItem(_ => release.Wait(), null);
+            }
+
+            // Act: blocking I/O on this thread, which needs nothing from the pool.
+            response = BlockingGet(port, "/metrics");
+        }
+        finally
+        {
+            release.Set();
+            ThreadPool.SetMaxThreads(maxWorkers, maxIo);
+        }
+
+        // Assert: it answered, and its snapshot was taken while work waited on the starved pool.
+        Assert.StartsWith("HTTP/1.1 200 OK\r\n", response, StringComparison.Ordinal);
+        Assert.True(ReadSample(response, MetricNames.ThreadPoolPendingWorkItems) >= 1, response);
+        Assert.Contains($"\n{MetricNames.Info}{{", response, StringComparison.Ordinal);
+        await app.StopAsync();
+    }
+
+    [Theory]
+    [InlineData("GET /healthz HTTP/1.1", "HTTP/1.1 404 Not Found")]
+    [InlineData("POST /metrics HTTP/1.1", "HTTP/1.1 405 Method Not Allowed")]
+    [InlineData("garbage", "HTTP/1.1 404 Not Found")]
+    [InlineData("GET /metrics?x=1 HTTP/1.1", "HTTP/1.1 200 OK")]
+    public void Answer_ToARequestLine_GivesItsStatus(string requestLine, string expected)
+    {
+        var answer = Encoding.UTF8.GetString(DedicatedMetricsListener.Answer(requestLine, () => "metrics\n"));
+
+        Assert.StartsWith(expected + "\r\n", answer, StringComparison.Ordinal);
+        Assert.Contains("\r\nConnection: close\r\n", answer, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Start_WithoutMetricsPort_ListensOnNoExtraPort()
+    {
+        await using var app = SoapApp.Build(["--Listen:Port=0", "--Serilog:MinimumLevel:Default=Fatal"]);
+
+        await app.StartAsync();
+
+        Assert.Null(app.Services.GetRequiredService<DedicatedMetricsListener>().Port);
+        await app.StopAsync();
+    }
+
+    private static string BlockingGet(int port, string path)
+    {
+        using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp)
+        {
+            ReceiveTimeout = (int)ReadTimeout.TotalMilliseconds,
+            SendTimeout = (int)ReadTimeout.TotalMilliseconds,
+        };
+        socket.Connect(IPAddress.Loopback, port);
+        socket.Send(Encoding.ASCII.GetBytes($"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+        using var received = new MemoryStream();
+        var buffer = new byte[8192];
+        int read;
+        while ((read = socket.Receive(buffer)) > 0)
+        {
+            received.Write(buffer, 0, read);
+        }
+
+        return Encoding.UTF8.GetString(received.ToArray());
+    }
+
+    private static double ReadSample(string text, string name)
+    {
+        var line = text.Split('\n').Single(l => l.StartsWith(name + " ", StringComparison.Ordinal));
+        return double.Parse(line[(name.Length + 1)..], CultureInfo.InvariantCulture);
+    }
+}
