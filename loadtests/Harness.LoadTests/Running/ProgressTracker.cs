@@ -16,7 +16,6 @@ internal sealed class ProgressTracker(int seriesCount, TimeSpan seriesDuration)
     private string _series = "";
     private int _index;
     private int _secondsIntoSeries;
-    private long _lastRequests;
     private int _lastSecond;
     private TimeSpan _measuredFrom;
     private TimeSpan _after;
@@ -46,7 +45,6 @@ internal sealed class ProgressTracker(int seriesCount, TimeSpan seriesDuration)
             _secondsIntoSeries = secondsIntoSeries;
             _measuredFrom = measuredFrom;
             _after = after;
-            _lastRequests = 0;
             _lastSecond = 0;
             _latenciesMs = [];
             _errors = 0;
@@ -75,14 +73,16 @@ internal sealed class ProgressTracker(int seriesCount, TimeSpan seriesDuration)
         lock (_lock)
         {
             var seconds = Math.Max(1, p.Second - _lastSecond);
-            var rate = (p.Requests - _lastRequests) / (double)seconds;
-            _lastRequests = p.Requests;
             _lastSecond = p.Second;
             var latencies = _latenciesMs;
             var errors = _errors;
             _latenciesMs = new List<double>(latencies.Count);
             _errors = 0;
             latencies.Sort();
+
+            // Counted here rather than from p.Requests, which the engine reads a moment before this call: requests
+            // completing in between would count in one second's rate and in the next one's percentiles.
+            var rate = (latencies.Count + errors) / (double)seconds;
 
             var warmUp = p.Elapsed < _measuredFrom;
             var total = warmUp ? (_measuredFrom == TimeSpan.MaxValue ? p.Duration : _measuredFrom) : p.Duration - _measuredFrom;
