@@ -84,6 +84,26 @@ public sealed class ProgressTrackerTests
         Assert.Contains(" 0 req/s  p50 –  p99 –  errors 0/s (2 of 107)", second.ToLine(), StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void TheServersThreads_AreTheLastScraped_UntilTheNextSeries()
+    {
+        var tracker = new ProgressTracker(seriesCount: 2, 60 * S);
+        tracker.StartSeries(0, "grpc-compute-iocp");
+        var before = tracker.Next(Progress(second: 1, duration: 60 * S));
+        tracker.RecordServerThreads(21);
+        tracker.RecordServerThreads(23);
+
+        var scraped = tracker.Next(Progress(second: 2, duration: 60 * S));
+        var kept = tracker.Next(Progress(second: 3, duration: 60 * S));
+        tracker.StartSeries(1, "grpc-compute-threadpool");
+        var next = tracker.Next(Progress(second: 1, duration: 60 * S));
+
+        Assert.Null(before.ServerThreads);
+        Assert.Equal(23, scraped.ServerThreads);
+        Assert.Equal(23, kept.ServerThreads);
+        Assert.Null(next.ServerThreads);
+    }
+
     [Theory]
     [InlineData(75, 3600, "00:01:15")]
     [InlineData(75, 600, "01:15")]

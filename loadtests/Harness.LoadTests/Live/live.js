@@ -1,5 +1,5 @@
 // The --live page: asks /data for the seconds it lacks (the harness answers as soon as a second ends, or after a few
-// seconds with none), adds them to four charts, and starts afresh when the next series begins.
+// seconds with none), adds them to five charts, and starts afresh when the next series begins.
 // It records on <body>: data-seconds-received (of the current series), data-updates (answers that brought seconds),
 // data-series (the series' index) and data-ended; the live page's test reads them.
 (function (H) {
@@ -11,7 +11,7 @@
   var received = 0;
   var updates = 0;
   var charts = [];
-  var P50 = '#2f6fbd', P99 = '#d1495b', RATE = '#2e9e6a', ERRORS = '#d1495b', USERS = '#8a94a3';
+  var P50 = '#2f6fbd', P99 = '#d1495b', RATE = '#2e9e6a', ERRORS = '#d1495b', USERS = '#8a94a3', THREADS = '#7b5ea7';
 
   function text(id, value) {
     document.getElementById(id).textContent = value;
@@ -71,6 +71,9 @@
     ]);
     chart('Load', 'virtual users (closed model) or arrival rate (open model)', 'users', [
       { label: 'users', color: USERS, stepped: true, pick: function (s) { return s.users; } },
+    ]);
+    chart('Server threads', 'OS threads of the target process (process_threads), as last scraped from its /metrics', 'threads', [
+      { label: 'threads', color: THREADS, stepped: true, pick: function (s) { return s.threads; } },
     ]);
   }
 

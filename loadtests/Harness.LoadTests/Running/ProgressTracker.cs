@@ -13,6 +13,7 @@ internal sealed class ProgressTracker(int seriesCount, TimeSpan seriesDuration)
     private readonly Lock _lock = new();
     private List<double> _latenciesMs = [];
     private long _errors;
+    private double? _serverThreads;
     private string _series = "";
     private int _index;
     private int _secondsIntoSeries;
@@ -26,6 +27,7 @@ internal sealed class ProgressTracker(int seriesCount, TimeSpan seriesDuration)
         {
             _index = index;
             _series = seriesId;
+            _serverThreads = null;
         }
 
         StartScenario(0, TimeSpan.Zero, TimeSpan.Zero);
@@ -64,6 +66,15 @@ internal sealed class ProgressTracker(int seriesCount, TimeSpan seriesDuration)
             {
                 _errors++;
             }
+        }
+    }
+
+    /// <summary>The OS threads of the target process, as last scraped from its /metrics (<see cref="ServerScraper"/>).</summary>
+    public void RecordServerThreads(double threads)
+    {
+        lock (_lock)
+        {
+            _serverThreads = threads;
         }
     }
 
@@ -106,7 +117,8 @@ internal sealed class ProgressTracker(int seriesCount, TimeSpan seriesDuration)
                 p.RequestsInFlight,
                 p.Requests,
                 p.Failures,
-                left);
+                left,
+                _serverThreads);
         }
     }
 

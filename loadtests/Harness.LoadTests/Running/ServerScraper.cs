@@ -1,14 +1,16 @@
 using System.Diagnostics;
 using Harness.LoadTests.Recording;
+using Harness.Metrics;
 
 namespace Harness.LoadTests.Running;
 
 /// <summary>
 /// Reads a target's /metrics once a second into the series' timeline. A read that fails records nothing for
 /// that second. A refused or broken connection marks the outage as a run event once, and its end once, so the
-/// report shows when a target died; a read that is merely slow is not an outage.
+/// report shows when a target died; a read that is merely slow is not an outage. The process's threads also go to
+/// the progress tracker, for <c>--live</c>.
 /// </summary>
-internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, double seriesOffsetSeconds)
+internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, double seriesOffsetSeconds, ProgressTracker? progress = null)
 {
     public async Task RunAsync(string seriesId, Uri metricsAddress, CancellationToken cancellationToken)
     {
@@ -22,7 +24,13 @@ internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, d
                 using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
                 timeout.CancelAfter(TimeSpan.FromMilliseconds(900));
                 var text = await http.GetStringAsync(url, timeout.Token);
-                recorder.RecordServer(seriesId, second, PrometheusTextParser.Parse(text));
+                var samples = PrometheusTextParser.Parse(text);
+                recorder.RecordServer(seriesId, second, samples);
+                if (progress is not null && samples.TryGetValue(MetricNames.ProcessThreads, out var threads))
+                {
+                    progress.RecordServerThreads(threads);
+                }
+
                 if (down)
                 {
                     down = false;
