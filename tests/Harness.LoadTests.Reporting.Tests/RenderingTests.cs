@@ -1,17 +1,15 @@
-using System.Diagnostics;
 using System.Text.RegularExpressions;
+using Harness.Tests.Shared;
 using Xunit.Abstractions;
 
 namespace Harness.LoadTests.Reporting.Tests;
 
 /// <summary>
 /// Opens a written report in headless Chromium and checks that the page's script drew every chart. Chromium is
-/// required, not optional: without it this test fails and says how to install it (CI installs it).
+/// required, not optional: without it this test fails and says how to install it (<see cref="HeadlessChromium"/>).
 /// </summary>
 public sealed partial class RenderingTests : IDisposable
 {
-    private const string InstallHint = "Headless Chromium is needed to check that the report's charts draw. Install it with: apt-get update && apt-get install -y chromium";
-
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(45);
 
     private readonly ITestOutputHelper _output;
@@ -122,13 +120,11 @@ public sealed partial class RenderingTests : IDisposable
     [Fact]
     public async Task Every_chart_of_a_comparison_report_draws_in_a_headless_browser()
     {
-        var browser = FindChromium();
-        Assert.True(browser is not null, InstallHint);
         var files = ComparisonWriter.WriteAll(
             MultiRunComparison.Build([CompareReportTests.RunOf("a", 100, 102, 104), CompareReportTests.RunOf("b", 120, 122, 124), CompareReportTests.RunOf("c", 90)]),
             Path.Combine(_directory, "compare"), gatePercent: 5);
 
-        var dom = await DumpDomAsync(browser, files.Html);
+        var dom = await HeadlessChromium.DumpDomAsync(new Uri(files.Html), _directory, Timeout);
 
         // One compared series: response time, throughput, server threads and the percentile spectrum.
         var body = BodyTag().Match(dom).Value;
@@ -141,62 +137,8 @@ public sealed partial class RenderingTests : IDisposable
 
     private async Task<string> RenderAsync(Recording.RunData run)
     {
-        var browser = FindChromium();
-        Assert.True(browser is not null, InstallHint);
         var files = ReportWriter.WriteAll(run, _directory);
-        return await DumpDomAsync(browser, files.Html);
-    }
-
-    private static string? FindChromium()
-    {
-        string[] names = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
-        var path = Environment.GetEnvironmentVariable("PATH") ?? string.Empty;
-        return names
-            .SelectMany(name => path.Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries).Select(dir => Path.Combine(dir, name)))
-            .FirstOrDefault(File.Exists);
-    }
-
-    private async Task<string> DumpDomAsync(string browser, string htmlPath)
-    {
-        var profile = Path.Combine(_directory, "chromium-profile");
-        Directory.CreateDirectory(profile);
-        var start = new ProcessStartInfo(browser)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        foreach (var argument in new[]
-        {
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run", "--disable-dev-shm-usage", $"--user-data-dir={profile}",
-            "--window-size=1400,4000", "--virtual-time-budget=5000", "--dump-dom", new Uri(htmlPath).AbsoluteUri,
-        })
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {browser}.");
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        using var cancel = new CancellationTokenSource(Timeout);
-        try
-        {
-            await process.WaitForExitAsync(cancel.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            Assert.Fail($"Chromium did not finish within {Timeout.TotalSeconds} s. stderr: {await stderr}");
-        }
-
-        var dom = await stdout;
-        if (process.ExitCode != 0 || dom.Length == 0)
-        {
-            Assert.Fail($"Chromium exited with {process.ExitCode}. stderr: {await stderr}");
-        }
-
-        return dom;
+        return await HeadlessChromium.DumpDomAsync(new Uri(files.Html), _directory, Timeout);
     }
 
     [GeneratedRegex("<canvas[^>]*data-scales=\"([^\"]*)\"")]

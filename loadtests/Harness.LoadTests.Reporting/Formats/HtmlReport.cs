@@ -28,6 +28,18 @@ public static class HtmlReport
     private static readonly Lazy<string> PageScript = new(() => ScriptSafe(string.Join('\n', PageScripts.Select(name => Resource("charts." + name)))));
     internal static readonly Lazy<string> StyleSheet = new(() => Resource("report.css"));
 
+    /// <summary>The report's style sheet, for a page of the runner's own (<c>--live</c>) that looks like the report.</summary>
+    public static string PageStyle => StyleSheet.Value;
+
+    /// <summary>Chart.js as the report inlines it, so a page of the runner's own opens without the network.</summary>
+    public static string ChartLibraryScript => ChartScript.Value;
+
+    /// <summary>
+    /// The report's shared chart helpers and Chart.js defaults (web/charts/base.js, <c>window.HarnessReport</c>); they
+    /// read an inline <c>#report-data</c> element, which may be an empty object.
+    /// </summary>
+    public static string HelperScript => Scripts("base.js");
+
     /// <summary>Some of web/charts/*.js, in the order given, ready to inline (the comparison page uses its own set).</summary>
     internal static string Scripts(params string[] names) => ScriptSafe(string.Join('\n', names.Select(name => Resource("charts." + name))));
 

@@ -56,7 +56,7 @@ internal static class CalibrateCommand
         RunOptions run;
         try
         {
-            run = Pair(options.Bind(parse, HarnessCli.CommandLine(parse)));
+            run = Pair(RunConfigFile.Bind(parse, options, p => options.Bind(p, HarnessCli.CommandLine(parse))));
         }
         catch (UsageException ex)
         {

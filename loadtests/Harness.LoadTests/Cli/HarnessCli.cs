@@ -97,8 +97,8 @@ internal static class HarnessCli
         AgentRequest? agent;
         try
         {
-            run = options.Bind(parse, CommandLine(parse));
-            agent = agentOptions.Bind(parse, run, Environment.GetEnvironmentVariable);
+            (run, var merged) = RunConfigFile.Bind(parse, options, p => (options.Bind(p, CommandLine(parse)), p));
+            agent = agentOptions.Bind(merged, run, Environment.GetEnvironmentVariable);
         }
         catch (UsageException ex)
         {
@@ -125,7 +125,7 @@ internal static class HarnessCli
         (RunOptions Run, MatrixSettings Settings) bound;
         try
         {
-            bound = options.Bind(parse, CommandLine(parse));
+            bound = RunConfigFile.Bind(parse, options.Run, p => options.Bind(p, CommandLine(parse)));
         }
         catch (UsageException ex)
         {

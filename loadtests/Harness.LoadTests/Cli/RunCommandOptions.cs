@@ -17,7 +17,9 @@ internal sealed class RunCommandOptions
 
     private static readonly char[] ListSeparators = [',', ' '];
 
-    public Option<string> Profile { get; } = new("--profile") { Description = $"Load profile: {string.Join(", ", LoadProfile.BuiltInNames)}, or a JSON file.", DefaultValueFactory = _ => "quick" };
+    public Option<string?> Config { get; } = new("--config") { Description = "Take the run's options from this JSON file (keys: the options' names in camelCase, e.g. timeScale; a run's run-config.json repeats it); options on the command line win." };
+
+    public Option<string> Profile { get; } = new("--profile") { Description = $"Load profile: {string.Join(", ", LoadProfile.BuiltInNames)}, a JSON file, or the profile's JSON itself.", DefaultValueFactory = _ => "quick" };
 
     public Option<double> TimeScale { get; } = new("--time-scale") { Description = "Multiply every duration of the profile (0.1 = ten times shorter).", DefaultValueFactory = _ => 1.0 };
 
@@ -55,18 +57,24 @@ internal sealed class RunCommandOptions
 
     public Option<string> Output { get; } = new("--output") { Description = "Folder for run folders.", DefaultValueFactory = _ => "reports" };
 
+    public Option<bool> Live { get; } = new("--live") { Description = "Serve a page on 127.0.0.1 (its address is printed at the start) that charts the current series each second while the run lasts." };
+
     /// <summary>How each series is measured: <c>--warm-up</c>, <c>--backoff</c>.</summary>
     public MeasurementOptions Measurement { get; } = new();
 
+    /// <summary>Every option of <c>run</c>, in the order of its help; <see cref="RunConfigFile"/> takes its keys from them.</summary>
+    public IReadOnlyList<Option> All =>
+    [
+        Config, Profile, TimeScale, Duration, Users, Rate, Stacks, Operations, Modes, Repeat, Targets, ModeLabel,
+        Iterations, Fanout, DelayMs, Style, Parallelism, MaxFailures, Assertions, Output, Live, Measurement.WarmUp, Measurement.Backoff,
+    ];
+
     public void AddTo(Command command)
     {
-        foreach (var option in (Option[])[Profile, TimeScale, Duration, Users, Rate, Stacks, Operations, Modes, Repeat, Targets, ModeLabel,
-                     Iterations, Fanout, DelayMs, Style, Parallelism, MaxFailures, Assertions, Output])
+        foreach (var option in All)
         {
             command.Options.Add(option);
         }
-
-        Measurement.AddTo(command);
     }
 
     /// <exception cref="UsageException">A value is out of range or unknown; the message names the option and the valid values.</exception>
@@ -146,6 +154,8 @@ internal sealed class RunCommandOptions
             commandLine)
         {
             Measurement = Measurement.Bind(parse, scale),
+            Live = parse.GetValue(Live),
+            EffectiveConfig = RunConfigFile.Effective(parse, this),
         };
     }
 

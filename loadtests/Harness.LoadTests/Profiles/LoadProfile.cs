@@ -31,10 +31,15 @@ internal sealed record LoadProfile(string Name, string Description, IReadOnlyLis
 
     public TimeSpan Duration => ToSimulations().Aggregate(TimeSpan.Zero, (total, s) => total + s.During);
 
-    /// <summary>A built-in profile by name, or a JSON file by path.</summary>
+    /// <summary>A built-in profile by name, a JSON file by path, or the profile's JSON itself (from <c>--config</c>'s inline profile).</summary>
     /// <exception cref="ProfileException">Unknown name, unreadable file or invalid content; the message says which.</exception>
     public static LoadProfile Load(string nameOrPath)
     {
+        if (nameOrPath.TrimStart().StartsWith('{'))
+        {
+            return Parse(nameOrPath, "(inline)");
+        }
+
         if (BuiltInNames.Contains(nameOrPath, StringComparer.OrdinalIgnoreCase))
         {
             var resource = $"Harness.LoadTests.Profiles.{nameOrPath.ToLowerInvariant()}.json";

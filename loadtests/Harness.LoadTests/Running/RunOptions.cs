@@ -27,6 +27,12 @@ internal sealed partial record RunOptions(
     /// <summary>How each series is measured: its warm-up, the backoff after connection failures.</summary>
     public MeasurementSettings Measurement { get; init; } = MeasurementSettings.Default;
 
+    /// <summary><c>--live</c>: serve a page charting the current series while the run lasts.</summary>
+    public bool Live { get; init; }
+
+    /// <summary>The options as a <c>--config</c> file (Cli/RunConfigFile), written to the run folder; null: none written.</summary>
+    public string? EffectiveConfig { get; init; }
+
     /// <summary>Every series' load: the warm-up, then the profile, as the engine's stages.</summary>
     /// <remarks>An agent of a distributed run loads its share of the profile (Distributed/AgentShare).</remarks>
     public SeriesLoad SeriesLoad() => Running.SeriesLoad.Create(

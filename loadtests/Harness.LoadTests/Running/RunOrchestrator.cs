@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Reflection;
 using System.Runtime.InteropServices;
 using Harness.LoadTests.Cli;
+using Harness.LoadTests.Live;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Targets;
 using Spectre.Console;
@@ -37,6 +38,12 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
         {
             Directory.CreateDirectory(runDirectory);
             recorder = new RunRecorder(NewManifest(runId, options, modes), runDirectory);
+
+            // `harness run --config <folder>/run-config.json` repeats the run.
+            if (options.EffectiveConfig is { } config)
+            {
+                File.WriteAllText(Path.Combine(runDirectory, RunConfigFile.FileName), config);
+            }
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
@@ -71,8 +78,14 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
         RunOptions options, ITargetProvider targets, IReadOnlyList<ModeRun> plan, GuardedRecorder recording, CancellationToken cancellationToken)
     {
         using var scrapeHttp = new HttpClient();
-        var progress = new ProgressPrinter(console, plan.Sum(m => m.Series.Count), options.SeriesLoad().Duration);
+        var progress = new ProgressPrinter(console, new ProgressTracker(plan.Sum(m => m.Series.Count), options.SeriesLoad().Duration));
         var run = new RunContext(options, recording, progress, scrapeHttp, targets as ISeriesWatcher);
+        await using var live = options.Live ? await LiveServer.StartAsync(progress, $"{options.Profile.Name} · {Path.GetFileName(RunDirectory)}", cancellationToken) : null;
+        if (live is not null)
+        {
+            console.WriteLine($"live: {live.Address}");
+        }
+
         using var ticking = new CancellationTokenSource();
         var ticker = TickAsync(run, ticking.Token);
         try

@@ -11,7 +11,9 @@ internal sealed class SeriesObserver(RunContext run, string seriesId, int second
 {
     private readonly TimeSpan _offset = TimeSpan.FromSeconds(secondsIntoSeries);
 
-    public void OnRequest(in RequestSample sample) =>
+    public void OnRequest(in RequestSample sample)
+    {
+        run.Progress.Tracker.Record(sample.Latency, sample.IsSuccess);
         run.Recorder.RecordRequest(
             seriesId,
             _offset + sample.CompletedAt,
@@ -20,6 +22,7 @@ internal sealed class SeriesObserver(RunContext run, string seriesId, int second
             sample.IsSuccess,
             sample.StatusCode,
             sample.ServerTime);
+    }
 
     /// <summary>
     /// Records the users of the scenario's first second, which no progress report gives (the first comes when a second

@@ -44,10 +44,10 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
         // A series the raw files could not take is not run.
         cancellationToken.ThrowIfCancellationRequested();
 
-        run.Progress.StartSeries(series.Index, seriesId);
+        run.Progress.Tracker.StartSeries(series.Index, seriesId);
         using var watching = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         var scraper = options.Agent?.Scrapes ?? true
-            ? new ServerScraper(run.ScrapeHttp, run.Recorder, offset).RunAsync(seriesId, target.MetricsAddress, watching.Token)
+            ? new ServerScraper(run.ScrapeHttp, run.Recorder, offset, run.Progress.Tracker).RunAsync(seriesId, target.MetricsAddress, watching.Token)
             : Task.CompletedTask;
         var watcher = run.Watcher?.WatchAsync(target, new SeriesWatch(seriesId, run.Recorder, offset, run.Clock), watching.Token) ?? Task.CompletedTask;
         var results = new List<ScenarioResult>();
@@ -55,7 +55,7 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
         {
             if (load.WarmUpRunsApart)
             {
-                run.Progress.StartScenario(TimeSpan.Zero, TimeSpan.MaxValue, load.Duration - load.WarmUpLength);
+                run.Progress.Tracker.StartScenario(0, TimeSpan.MaxValue, load.Duration - load.WarmUpLength);
                 results.Add(await RunScenarioAsync(series, client, load.WarmUp, 0, cancellationToken));
                 cancellationToken.ThrowIfCancellationRequested();
 
@@ -68,12 +68,12 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
                 }
 
                 run.Recorder.SetWarmUp(seriesId, measuredFrom);
-                run.Progress.StartScenario(TimeSpan.FromSeconds(measuredFrom), TimeSpan.Zero, TimeSpan.Zero);
+                run.Progress.Tracker.StartScenario(measuredFrom, TimeSpan.Zero, TimeSpan.Zero);
                 results.Add(await RunScenarioAsync(series, client, load.Profile, measuredFrom, cancellationToken));
             }
             else
             {
-                run.Progress.StartScenario(TimeSpan.Zero, load.WarmUpLength, TimeSpan.Zero);
+                run.Progress.Tracker.StartScenario(0, load.WarmUpLength, TimeSpan.Zero);
                 results.Add(await RunScenarioAsync(series, client, load.Combined, 0, cancellationToken));
             }
         }

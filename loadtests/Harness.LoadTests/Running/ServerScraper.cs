@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Harness.LoadTests.Recording;
+using Harness.Metrics;
 
 namespace Harness.LoadTests.Running;
 
@@ -7,9 +8,10 @@ namespace Harness.LoadTests.Running;
 /// Reads a target's /metrics once a second into the series' timeline. A read that fails records nothing for
 /// that second. A refused or broken connection marks the outage as a run event once, and its end once, so the
 /// report shows when a target died; a read that is merely slow is not an outage, and a target that answers 4xx
-/// (it has no /metrics) gets one note and no more reads.
+/// (it has no /metrics) gets one note and no more reads. The process's threads also go to the progress tracker,
+/// for <c>--live</c>.
 /// </summary>
-internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, double seriesOffsetSeconds)
+internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, double seriesOffsetSeconds, ProgressTracker? progress = null)
 {
     private static readonly TimeSpan ReadTimeout = TimeSpan.FromMilliseconds(900);
 
@@ -25,7 +27,13 @@ internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, d
                 using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
                 timeout.CancelAfter(ReadTimeout);
                 var text = await http.GetStringAsync(url, timeout.Token);
-                recorder.RecordServer(seriesId, second, PrometheusTextParser.Parse(text));
+                var samples = PrometheusTextParser.Parse(text);
+                recorder.RecordServer(seriesId, second, samples);
+                if (progress is not null && samples.TryGetValue(MetricNames.ProcessThreads, out var threads))
+                {
+                    progress.RecordServerThreads(threads);
+                }
+
                 if (down)
                 {
                     down = false;

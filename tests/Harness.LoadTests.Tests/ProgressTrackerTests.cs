@@ -1,0 +1,116 @@
+using Harness.LoadTests.Engine;
+using Harness.LoadTests.Profiles;
+using Harness.LoadTests.Running;
+
+namespace Harness.LoadTests.Tests;
+
+/// <summary>The progress line's figures: which part of the series it times, its totals, and the last second's latencies and errors.</summary>
+public sealed class ProgressTrackerTests
+{
+    private static readonly TimeSpan S = TimeSpan.FromSeconds(1);
+
+    [Fact]
+    public void AnHourLongSoak_AfterItsWarmUp_ShowsTheMeasuredTimeOfTheWholeHour()
+    {
+        // The reported bug: 01:00:10 printed as mm:ss read "00:25/00:10", the warm-up's length as the total.
+        var load = SeriesLoad.Create(LoadProfile.Load("soak").WithDuration(TimeSpan.FromMinutes(60)).ToSimulations(), 10 * S);
+        var tracker = new ProgressTracker(seriesCount: 2, load.Duration);
+        tracker.StartSeries(0, "grpc-call-third-party-threadpool");
+        tracker.StartScenario(0, load.WarmUpLength, TimeSpan.Zero);
+
+        var second = tracker.Next(Progress(second: 25, duration: load.Duration));
+
+        Assert.False(second.WarmUp);
+        Assert.Equal(15 * S, second.Elapsed);
+        Assert.Equal(TimeSpan.FromHours(1), second.Total);
+        Assert.StartsWith("[1/2 grpc-call-third-party-threadpool] 00:00:15/01:00:00  users 10", second.ToLine(), StringComparison.Ordinal);
+        Assert.Contains("run left ~01:59:55", second.ToLine(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void DuringTheWarmUp_TheLineSaysSo_AndTimesTheWarmUp()
+    {
+        var tracker = new ProgressTracker(seriesCount: 1, 30 * S);
+        tracker.StartSeries(0, "soap-compute-iocp");
+        tracker.StartScenario(0, 10 * S, TimeSpan.Zero);
+
+        var line = tracker.Next(Progress(second: 4, duration: 30 * S)).ToLine();
+
+        Assert.StartsWith("[1/1 soap-compute-iocp] warm-up 00:04/00:10  ", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void AWarmUpBurstApart_ThenTheMeasuredScenario_CountsTheSeriesSecondsOnOneTimeline()
+    {
+        var tracker = new ProgressTracker(seriesCount: 1, 25 * S);
+        tracker.StartSeries(0, "grpc-compute-threadpool");
+        tracker.StartScenario(0, TimeSpan.MaxValue, 20 * S);
+        var warm = tracker.Next(Progress(second: 2, duration: 3 * S));
+        tracker.StartScenario(3, TimeSpan.Zero, TimeSpan.Zero);
+
+        var measured = tracker.Next(Progress(second: 1, duration: 20 * S));
+
+        Assert.True(warm.WarmUp);
+        Assert.Equal(3 * S, warm.Total);
+        Assert.False(measured.WarmUp);
+        Assert.Equal(4, measured.Second);
+        Assert.Contains("00:01/00:20", measured.ToLine(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void TheLastSecond_GivesPercentilesOfItsSuccesses_AndItsErrors_ThenStartsAfresh()
+    {
+        var tracker = new ProgressTracker(seriesCount: 1, 60 * S);
+        tracker.StartSeries(0, "grpc-compute-iocp");
+        for (var ms = 1; ms <= 100; ms++)
+        {
+            tracker.Record(TimeSpan.FromMilliseconds(ms), success: true);
+        }
+
+        tracker.Record(TimeSpan.FromMilliseconds(5000), success: false);
+        tracker.Record(TimeSpan.FromMilliseconds(5000), success: false);
+
+        var first = tracker.Next(Progress(second: 1, duration: 60 * S, requests: 102, failures: 2));
+        // The engine has counted 5 more, not yet handed over: the rate and the percentiles are of the same requests.
+        var second = tracker.Next(Progress(second: 2, duration: 60 * S, requests: 107, failures: 2));
+
+        Assert.Equal(50, first.P50Ms);
+        Assert.Equal(99, first.P99Ms);
+        Assert.Equal(2, first.Errors);
+        Assert.Equal(102, first.RequestsPerSecond);
+        Assert.Contains("102 req/s  p50 50 ms  p99 99 ms  errors 2/s (2 of 102)", first.ToLine(), StringComparison.Ordinal);
+        Assert.Null(second.P50Ms);
+        Assert.Equal(0, second.Errors);
+        Assert.Contains(" 0 req/s  p50 –  p99 –  errors 0/s (2 of 107)", second.ToLine(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void TheServersThreads_AreTheLastScraped_UntilTheNextSeries()
+    {
+        var tracker = new ProgressTracker(seriesCount: 2, 60 * S);
+        tracker.StartSeries(0, "grpc-compute-iocp");
+        var before = tracker.Next(Progress(second: 1, duration: 60 * S));
+        tracker.RecordServerThreads(21);
+        tracker.RecordServerThreads(23);
+
+        var scraped = tracker.Next(Progress(second: 2, duration: 60 * S));
+        var kept = tracker.Next(Progress(second: 3, duration: 60 * S));
+        tracker.StartSeries(1, "grpc-compute-threadpool");
+        var next = tracker.Next(Progress(second: 1, duration: 60 * S));
+
+        Assert.Null(before.ServerThreads);
+        Assert.Equal(23, scraped.ServerThreads);
+        Assert.Equal(23, kept.ServerThreads);
+        Assert.Null(next.ServerThreads);
+    }
+
+    [Theory]
+    [InlineData(75, 3600, "00:01:15")]
+    [InlineData(75, 600, "01:15")]
+    [InlineData(3725, 7200, "01:02:05")]
+    public void Clock_ShowsHoursWhenTheTotalReachesAnHour(int seconds, int totalSeconds, string expected) =>
+        Assert.Equal(expected, ProgressSecond.Clock(TimeSpan.FromSeconds(seconds), TimeSpan.FromSeconds(totalSeconds)));
+
+    private static LoadProgress Progress(int second, TimeSpan duration, long requests = 0, long failures = 0) =>
+        new("s", second, TimeSpan.FromSeconds(second), duration, Users: 10, RequestsInFlight: 0, requests, failures);
+}
