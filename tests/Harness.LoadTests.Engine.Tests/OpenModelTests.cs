@@ -92,7 +92,10 @@ public sealed class OpenModelTests
             observer,
             stages: new LoadSimulation.Inject(30, S(1), S(1.5)));
 
+        // Users carries the arrival rate. How many requests the first second completed depends on how busy the machine
+        // is (late arrivals fall into the next second), so the counts are checked at the end, where every arrival is in.
         Assert.Equal(30, observer.Progress[0].Users);
-        Assert.InRange(observer.Progress[0].Requests, 29, 31);
+        Assert.Equal(observer.Samples.Count, observer.Progress[^1].Requests);
+        Assert.InRange(observer.Progress[^1].Requests, 44, 46);
     }
 }
