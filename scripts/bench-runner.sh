@@ -1,0 +1,279 @@
+#!/usr/bin/env bash
+# The runner's own cost (issue 11 §2): is the harness the bottleneck it claims to measure?
+# On the same running service, endpoint and concurrency, one after another in a balanced order (C, H, H, C, …),
+# it loads Compute(iterations=1) with a C load tool and with the harness, and prints each run's req/s, the load
+# process's CPU seconds per 1,000 requests, the connections it held, and per stack the ratio harness ÷ C tool.
+#   gRPC: h2load (Debian's nghttp2-client), gRPC-framed POST to /harness.v1.HarnessService/Compute
+#   SOAP: wrk (Debian's wrk), a Lua script posting the SOAP envelope to /HarnessService.svc
+# Usage: scripts/bench-runner.sh [--concurrency N] [--duration S] [--warm-up S] [--repeat N] [--stacks grpc,soap]
+#                                [--mode threadpool|iocp|custompool] [--wrk-threads N]
+# The services and every load process share this machine's cores: the figures say how the runner compares with
+# a C client under the same conditions, not what the service could do alone.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+concurrency=32 duration=15 warm_up=10 repeat=2 stacks=grpc,soap mode=threadpool wrk_threads=1
+number() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || { echo "error: $1 '$2': takes a whole number of 1 or more." >&2; exit 2; }; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --concurrency) number "$1" "${2:-}"; concurrency=$2; shift 2 ;;
+    --duration) number "$1" "${2:-}"; duration=$2; shift 2 ;;
+    --warm-up) number "$1" "${2:-}"; warm_up=$2; shift 2 ;;
+    --repeat) number "$1" "${2:-}"; repeat=$2; shift 2 ;;
+    --wrk-threads) number "$1" "${2:-}"; wrk_threads=$2; shift 2 ;;
+    --stacks) stacks=${2:-}; shift 2 ;;
+    --mode) mode=${2:-}; shift 2 ;;
+    -h|--help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) echo "error: unknown option '$1'; valid: --concurrency, --duration, --warm-up, --repeat, --stacks, --mode, --wrk-threads." >&2; exit 2 ;;
+  esac
+done
+for s in ${stacks//,/ }; do
+  case "$s" in grpc|soap) ;; *) echo "error: --stacks '$stacks': valid values are grpc, soap." >&2; exit 2 ;; esac
+done
+case "$mode" in threadpool|iocp|custompool) ;; *) echo "error: --mode '$mode': valid values are threadpool, iocp, custompool." >&2; exit 2 ;; esac
+[ "$wrk_threads" -le "$concurrency" ] || { echo "error: --wrk-threads $wrk_threads: at most --concurrency ($concurrency)." >&2; exit 2; }
+
+# The C tools: installed with apt when missing and run as root, otherwise a message naming the package.
+need() {
+  local tool=$1 package=$2
+  command -v "$tool" >/dev/null && return
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "installing $package (for $tool)…"
+    apt-get install -y -qq "$package" >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "$package" >/dev/null 2>&1; } || true
+  fi
+  command -v "$tool" >/dev/null || { echo "error: $tool is missing; install the Debian package $package (apt-get install $package)." >&2; exit 2; }
+}
+need curl curl
+need ss iproute2
+need h2load nghttp2-client
+need wrk wrk
+
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+dotnet build "$root/loadtests/Harness.LoadTests" -c Release -warnaserror --nologo -v quiet >/dev/null
+bin="$root/loadtests/Harness.LoadTests/bin/Release/net10.0"
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  local pid
+  for pid in ${pids[@]+"${pids[@]}"}; do kill "$pid" 2>/dev/null || true; done
+  for pid in ${pids[@]+"${pids[@]}"}; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Two free loopback ports in a row (the gRPC service's metrics are read at the port after its own), below the
+# ephemeral range, where the load tools' own connections would otherwise take them, and used by no socket at all.
+free_pair() {
+  local port low
+  low=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+  for _ in $(seq 1 50); do
+    port=$((10000 + RANDOM % (low - 10002)))
+    if ! ss -Htan "( sport = :$port or sport = :$((port + 1)) )" | grep -q .; then echo "$port"; return; fi
+  done
+  echo "error: no two free loopback ports in a row found" >&2; exit 5
+}
+
+# start NAME DLL PORT ADMIN: the service in the chosen mode, healthy within 60 s.
+start_service() {
+  local name=$1 dll=$2 port=$3 admin=$4
+  Scheduling__Mode=$mode dotnet "$bin/$dll" "--Listen:Port=$port" "--Listen:AdminPort=$admin" \
+    --Serilog:MinimumLevel:Default=Warning >"$work/$name.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 120); do
+    curl -fs "http://127.0.0.1:$admin/healthz" >/dev/null 2>&1 && return
+    sleep 0.5
+  done
+  cat "$work/$name.log" >&2
+  echo "error: $name did not answer /healthz on port $admin within 60 s" >&2; exit 5
+}
+
+# counter ADMIN NAME: a Compute counter of the service (harness_operations_<NAME>_total{operation="compute"}).
+counter() {
+  curl -fs "http://127.0.0.1:$1/metrics" | awk -v m="harness_operations_$2_total{operation=\"compute\"}" '$1 == m { print $2 }'
+}
+
+# The CPU seconds (user + system) of this shell's finished children, for the C tools' runs.
+# `times` runs in this shell, not in a command substitution: a forked subshell starts with no children's times.
+children_cpu() {
+  times >"$work/times"
+  awk 'NR == 2 { gsub(/[ms]/, " "); print $1 * 60 + $2 + $3 * 60 + $4 }' "$work/times"
+}
+
+# connections_later PORT AFTER FILE: established TCP connections to the port, counted AFTER seconds from now.
+conns_pid=""
+connections_later() {
+  local port=$1 after=$2 out=$3
+  (sleep "$after"; ss -Htn state established "( dport = :$port )" | wc -l >"$out") &
+  conns_pid=$!
+}
+
+clk=$(getconf CLK_TCK)
+proc_cpu() { awk -v clk="$clk" '{ print ($14 + $15) / clk }' "/proc/$1/stat"; }
+
+grpc_frame="$work/compute-1.bin"
+# gRPC message: flag 0 (not compressed), length 2 (big-endian), then ComputeRequest{iterations = 1}: field 1 varint 1.
+printf '\x00\x00\x00\x00\x02\x08\x01' >"$grpc_frame"
+soap_envelope='<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><Compute xmlns="http://tempuri.org/"><iterations>1</iterations></Compute></s:Body></s:Envelope>'
+soap_action='"http://tempuri.org/IHarnessService/Compute"'
+cat >"$work/soap.lua" <<EOF
+wrk.method = "POST"
+wrk.body = '$soap_envelope'
+wrk.headers["Content-Type"] = "text/xml; charset=utf-8"
+wrk.headers["SOAPAction"] = '$soap_action'
+EOF
+cat >"$work/closed.json" <<EOF
+{ "name": "bench-runner", "description": "$concurrency users for ${duration}s", "stages": [ { "kind": "keepConstant", "copies": $concurrency, "during": "${duration}s" } ] }
+EOF
+
+# One call of each kind by curl, to be sure the C tools send what the service runs as Compute (h2load counts any
+# HTTP 200 as a success, whatever the grpc-status trailer says).
+check_grpc() {
+  local port=$1 reply status
+  reply=$(curl -s --http2-prior-knowledge -X POST -H 'content-type: application/grpc' -H 'te: trailers' \
+    --data-binary @"$grpc_frame" -D "$work/grpc-headers" -o "$work/grpc-reply" "http://127.0.0.1:$port/harness.v1.HarnessService/Compute" -w '%{http_code}')
+  status=$(awk 'tolower($1) == "grpc-status:" { print $2 }' "$work/grpc-headers" | tr -d '\r')
+  [ "$reply" = 200 ] && [ "$status" = 0 ] || { echo "error: the gRPC Compute frame was not answered OK (HTTP $reply, grpc-status '$status')" >&2; exit 5; }
+}
+check_soap() {
+  local port=$1 reply
+  reply=$(curl -s -X POST -H 'Content-Type: text/xml; charset=utf-8' -H "SOAPAction: $soap_action" \
+    --data "$soap_envelope" "http://127.0.0.1:$port/HarnessService.svc")
+  [[ "$reply" == *"<Result>89</Result>"* ]] || { echo "error: the SOAP Compute envelope was not answered with a result: $reply" >&2; exit 5; }
+}
+
+# run_tool STACK PORT SECONDS: one C tool run; sets rps, requests, cpu, conns.
+run_tool() {
+  local stack=$1 port=$2 seconds=$3 out="$work/tool.out"
+  rm -f "$work/conns"
+  connections_later "$port" $((seconds / 2)) "$work/conns"
+  children_cpu >"$work/before"
+  if [ "$stack" = grpc ]; then
+    # One connection carrying up to N streams, as the harness's one gRPC channel does.
+    h2load -c 1 -m "$concurrency" -t 1 -D "$seconds" -H 'content-type: application/grpc' -H 'te: trailers' \
+      -d "$grpc_frame" "http://127.0.0.1:$port/harness.v1.HarnessService/Compute" >"$out" 2>&1
+    children_cpu >"$work/after"
+    requests=$(awk '$1 == "requests:" { print $8 }' "$out")
+    local bad
+    bad=$(awk '$1 == "requests:" { print $10 + $12 + $14 }' "$out")
+    [ "$bad" = 0 ] || { cat "$out" >&2; echo "error: h2load saw failed, errored or timed-out requests" >&2; exit 5; }
+    grep -q " 0 3xx, 0 4xx, 0 5xx" "$out" || { cat "$out" >&2; echo "error: h2load saw non-2xx answers" >&2; exit 5; }
+  else
+    # N HTTP/1.1 connections, one request at a time each, as the WCF client's N connections.
+    wrk -t "$wrk_threads" -c "$concurrency" -d "${seconds}s" -s "$work/soap.lua" "http://127.0.0.1:$port/HarnessService.svc" >"$out" 2>&1
+    children_cpu >"$work/after"
+    requests=$(awk '$2 == "requests" && $3 == "in" { print $1 }' "$out")
+    ! grep -q "Non-2xx" "$out" || { cat "$out" >&2; echo "error: wrk saw non-2xx answers" >&2; exit 5; }
+  fi
+  wait "$conns_pid"
+  rps=$(awk -v n="$requests" -v s="$seconds" 'BEGIN { printf "%.0f", n / s }')
+  cpu=$(awk -v a="$(cat "$work/after")" -v b="$(cat "$work/before")" -v n="$requests" 'BEGIN { printf "%.3f", (a - b) / n * 1000 }')
+  conns=$(cat "$work/conns")
+}
+
+# run_harness STACK PORT ADMIN: one harness run against the running service; sets rps, requests, cpu, conns.
+# CPU is read from /proc at the progress lines (every 5 s) between the end of the warm-up and the end of the load,
+# so the runner's start-up, JIT warm-up, lone-call ideal and report are left out, as the C tools have none of them.
+run_harness() {
+  local stack=$1 port=$2 admin=$3 target out="$work/harness.out" fifo="$work/harness.fifo" hpid line
+  local first_cpu="" first_n="" last_cpu="" last_n=""
+  conns_pid=""
+  if [ "$stack" = grpc ]; then target="grpc=http://127.0.0.1:$port"; else target="soap=http://127.0.0.1:$port,metrics=http://127.0.0.1:$admin"; fi
+  rm -rf "$work/runs" "$fifo" "$work/conns"
+  mkfifo "$fifo"
+  dotnet "$bin/harness.dll" run --profile "$work/closed.json" --target "$target" --operations compute --iterations 1 \
+    --warm-up "${warm_up}s" --mode-label "$mode" --output "$work/runs" >"$fifo" 2>&1 &
+  hpid=$!
+  : >"$out"
+  while IFS= read -r line; do
+    echo "$line" >>"$out"
+    if [[ "$line" =~ ^\[1/1\ .*\]\ ([0-9:]+)/.*errors\ [0-9]+/([0-9]+) ]] && [[ "$line" != *warm-up* ]] && [[ "$line" != *"users 0"* ]]; then
+      last_cpu=$(proc_cpu "$hpid" 2>/dev/null || echo "$last_cpu")
+      last_n=${BASH_REMATCH[2]}
+      if [ -z "$first_cpu" ]; then
+        first_cpu=$last_cpu first_n=$last_n
+        connections_later "$port" $((duration / 2 - 2 > 0 ? duration / 2 - 2 : 0)) "$work/conns"
+      fi
+    fi
+  done <"$fifo"
+  wait "$hpid" || { cat "$out" >&2; echo "error: the harness run failed" >&2; exit 5; }
+  [ -z "$conns_pid" ] || wait "$conns_pid"
+  local csv
+  csv=$(ls "$work"/runs/*/csv/*.csv)
+  # Measured seconds: after the warm-up, while users ran (the last, partial second is left out).
+  read -r rps requests failures < <(awk -F, 'NR > 1 && $24 == 0 && $2 > 0 { n += $3; f += $4; s++ } END { printf "%.0f %d %d\n", n / s, n, f }' "$csv")
+  [ "$failures" = 0 ] || { cat "$out" >&2; echo "error: the harness saw $failures failed requests" >&2; exit 5; }
+  if [ -n "$first_n" ] && [ "$last_n" -gt "$first_n" ]; then
+    cpu=$(awk -v a="$last_cpu" -v b="$first_cpu" -v n=$((last_n - first_n)) 'BEGIN { printf "%.3f", (a - b) / n * 1000 }')
+  else
+    cpu="?"
+  fi
+  conns=$(cat "$work/conns" 2>/dev/null || echo "?")
+}
+
+# verify NAME ADMIN OK_BEFORE FAILED_BEFORE: the service really ran at least as many Computes as the load process
+# counted (h2load and wrk cannot see a gRPC or SOAP failure inside an HTTP 200), and none failed.
+verify() {
+  local tool=$1 admin=$2 ok0=$3 failed0=$4 ok1 failed1
+  ok1=$(counter "$admin" completed) failed1=$(counter "$admin" failed)
+  [ "$((failed1 - failed0))" = 0 ] || { echo "error: $tool: the service counted $((failed1 - failed0)) failed Compute calls" >&2; exit 5; }
+  [ "$((ok1 - ok0))" -ge "$requests" ] || { echo "error: $tool counted $requests requests but the service completed only $((ok1 - ok0)) Compute calls" >&2; exit 5; }
+}
+
+results="$work/results"
+: >"$results"
+echo "bench-runner: Compute(iterations=1), $concurrency at once, ${duration}s per run (harness after ${warm_up}s warm-up), mode $mode, $repeat repetitions, $(nproc) cores"
+echo "machine load before: $(uptime | sed 's/.*load average/load average/')"
+printf '%-5s %-8s %3s %10s %14s %6s  %s\n' stack tool run "req/s" "CPU s/1k req" conns time
+for stack in ${stacks//,/ }; do
+  port=$(free_pair)
+  admin=$((port + 1))
+  if [ "$stack" = grpc ]; then
+    start_service grpc Harness.GrpcService.dll "$port" "$admin"
+    check_grpc "$port"
+    tool=h2load
+  else
+    start_service soap Harness.SoapService.dll "$port" "$admin"
+    check_soap "$port"
+    tool=wrk
+  fi
+  # Warm the service (JIT, thread injection) before anything is measured.
+  run_tool "$stack" "$port" 5
+  for r in $(seq 1 "$repeat"); do
+    # C H, then H C, …: over two repetitions each side has been first and last once.
+    if [ $((r % 2)) = 1 ]; then order="tool harness"; else order="harness tool"; fi
+    for who in $order; do
+      ok0=$(counter "$admin" completed) failed0=$(counter "$admin" failed)
+      if [ "$who" = tool ]; then run_tool "$stack" "$port" "$duration"; name=$tool; else run_harness "$stack" "$port" "$admin"; name=harness; fi
+      verify "$name" "$admin" "$ok0" "$failed0"
+      printf '%-5s %-8s %3s %10s %14s %6s  %s\n' "$stack" "$name" "$r" "$rps" "$cpu" "$conns" "$(date -u +%H:%M:%S)"
+      echo "$stack $name $r $rps $cpu" >>"$results"
+    done
+  done
+  kill "${pids[-1]}" 2>/dev/null || true
+  wait "${pids[-1]}" 2>/dev/null || true
+  unset 'pids[-1]'
+done
+echo "machine load after: $(uptime | sed 's/.*load average/load average/')"
+echo
+echo "harness ÷ C tool (median req/s of each; each repetition's ratio in brackets)"
+for stack in ${stacks//,/ }; do
+  awk -v stack="$stack" '
+    function median(a, n,   i, j, t) {
+      for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    function cpu(a, n) { return n ? sprintf("%.3f", median(a, n)) : "?" }
+    $1 == stack && $2 == "harness" { h[++nh] = $4; hr[$3] = $4; if ($5 != "?") hc[++nhc] = $5 }
+    $1 == stack && $2 != "harness" { t[++nt] = $4; tr[$3] = $4; if ($5 != "?") tc[++ntc] = $5; tool = $2 }
+    END {
+      pairs = ""
+      for (r = 1; r <= nh; r++) pairs = pairs sprintf("%s%.2f", r > 1 ? ", " : "", hr[r] / tr[r])
+      ratio = median(h, nh) / median(t, nt)
+      printf "%-5s harness %.0f req/s ÷ %s %.0f req/s = %.2f  [%s]  CPU s per 1,000 requests: harness %s, %s %s  %s\n",
+        stack, median(h, nh), tool, median(t, nt), ratio, pairs, cpu(hc, nhc), tool, cpu(tc, ntc), (ratio >= 0.5 ? "(goal ≥ 0.5 met)" : "(below the goal of 0.5)")
+    }' "$results"
+done
