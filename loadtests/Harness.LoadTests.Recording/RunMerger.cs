@@ -1,3 +1,5 @@
+using Harness.Metrics;
+
 namespace Harness.LoadTests.Recording;
 
 /// <summary>
@@ -138,7 +140,10 @@ public static class RunMerger
             AddPresent(ref queueTime, sample.QueueTime);
         }
 
-        var server = samples.FirstOrDefault(sample => sample.Server.Count > 0)?.Server ?? new Dictionary<string, double>();
+        // The target's counters come from the agent that scraped them (the lead); every agent samples itself
+        // (harness_runner_*), so a server map with only those keys is not the target's.
+        var server = (samples.FirstOrDefault(sample => sample.Server.Keys.Any(k => !k.StartsWith(MetricNames.RunnerPrefix, StringComparison.Ordinal)))
+            ?? samples.FirstOrDefault(sample => sample.Server.Count > 0))?.Server ?? new Dictionary<string, double>();
         latency.Compact();
         intended?.Compact();
         failed?.Compact();

@@ -50,6 +50,20 @@ public static class MetricNames
     public const string ProcessVoluntaryContextSwitchesTotal = "process_voluntary_context_switches_total";
     public const string ProcessInvoluntaryContextSwitchesTotal = "process_involuntary_context_switches_total";
 
+    // The .NET GC of the process: where a working set's bytes are (docs/s1-scale.md).
+    public const string GcHeapBytes = "dotnet_gc_heap_bytes";
+    public const string GcCommittedBytes = "dotnet_gc_committed_bytes";
+
+    // The load runner's own process, sampled by the runner into each series' second beside the target's /metrics,
+    // so a report shows when the load generator rather than the service was the limit.
+    public const string RunnerCpuSecondsTotal = "harness_runner_cpu_seconds_total";
+    public const string RunnerWorkingSetBytes = "harness_runner_working_set_bytes";
+    public const string RunnerThreads = "harness_runner_threads";
+    public const string RunnerGcHeapBytes = "harness_runner_gc_heap_bytes";
+
+    /// <summary>The prefix of every runner-side name: such keys are not the target's.</summary>
+    public const string RunnerPrefix = "harness_runner_";
+
     // Container stats that `harness matrix` samples beside /metrics (cAdvisor's names).
     public const string ContainerCpuUsageSecondsTotal = "container_cpu_usage_seconds_total";
     public const string ContainerCpuCfsPeriodsTotal = "container_cpu_cfs_periods_total";

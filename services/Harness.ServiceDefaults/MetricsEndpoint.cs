@@ -58,6 +58,9 @@ public static class MetricsEndpoint
         w.Gauge(MetricNames.ProcessThreads, "OS threads of the process (from /proc; -1 where unavailable).", p.OsThreads);
         w.Counter(MetricNames.ProcessVoluntaryContextSwitchesTotal, "Voluntary context switches of every thread (from getrusage; -1 where unavailable).", p.VoluntaryContextSwitches);
         w.Counter(MetricNames.ProcessInvoluntaryContextSwitchesTotal, "Involuntary context switches of every thread (from getrusage; -1 where unavailable).", p.InvoluntaryContextSwitches);
+        var gc = GC.GetGCMemoryInfo();
+        w.Gauge(MetricNames.GcHeapBytes, "Bytes of the GC heap after the last collection (live objects and fragmentation).", gc.HeapSizeBytes);
+        w.Gauge(MetricNames.GcCommittedBytes, "Memory the GC has committed; the rest of the working set is native (runtime, JIT code, socket buffers).", gc.TotalCommittedBytes);
         return w.ToString();
     }
 }

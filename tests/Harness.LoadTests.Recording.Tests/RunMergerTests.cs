@@ -114,6 +114,21 @@ public sealed class RunMergerTests : IDisposable
         Assert.Null(RunMerger.MergeSecond(1, [shared[1], shared[1] with { SuccessCounts = null }]).SuccessCounts);
     }
 
+    [Fact]
+    public void A_merged_second_takes_the_targets_counters_from_the_agent_that_scraped_them_not_an_agents_own_samples()
+    {
+        // Every agent samples itself (harness_runner_*); only the lead scrapes the target.
+        var ownOnly = new SecondSample(0, 10, 0, 0, new Dictionary<string, long>(), new LatencyHistogram(), null,
+            new Dictionary<string, double> { ["harness_runner_threads"] = 40 });
+        var lead = ownOnly with { Server = new Dictionary<string, double> { ["harness_runner_threads"] = 50, ["process_threads"] = 22 } };
+
+        var merged = RunMerger.MergeSecond(0, [ownOnly, lead]);
+
+        Assert.Equal(22, merged.Server["process_threads"]);
+        Assert.Equal(50, merged.Server["harness_runner_threads"]);
+        Assert.Equal(40, RunMerger.MergeSecond(0, [ownOnly, ownOnly]).Server["harness_runner_threads"]);
+    }
+
     private static RunData WithoutScrape(RunData run, int second)
     {
         var timeline = run.Timelines["shared"].Select(s => s.Second == second ? s with { Server = new Dictionary<string, double>() } : s).ToList();

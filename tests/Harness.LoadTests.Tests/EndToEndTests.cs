@@ -154,6 +154,11 @@ public sealed class EndToEndTests
         Assert.True(timeline.Sum(s => s.Requests - s.Failures) > 0, "nothing succeeded before the kill");
         Assert.True(timeline.Sum(s => s.Failures) > 0, "nothing failed after the kill");
         Assert.Contains(run.Events, e => e.Kind == "target-down");
+        // What the first failure of a status said is kept, with the cause gRPC holds in its status.
+        Assert.Contains(run.Events, e => e.Kind == "note" && e.SeriesId == "grpc-compute-doomed"
+            && e.Message.StartsWith("first UNAVAILABLE: RpcException: ", StringComparison.Ordinal) && e.Message.Contains(" ← ", StringComparison.Ordinal));
+        // The runner's own samples run on after the target has gone.
+        Assert.Contains(timeline, s => s.Server.ContainsKey("harness_runner_threads") && !s.Server.ContainsKey("process_threads"));
         Assert.True(File.Exists(Path.Combine(HarnessRun.RunFolder(output), "index.html")));
     }
 }

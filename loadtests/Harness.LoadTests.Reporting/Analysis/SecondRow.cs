@@ -59,7 +59,7 @@ internal sealed record SecondRow(
                 sample.Failures,
                 LatencyStats.From(sample.Latency),
                 sample.IntendedLatency is null ? null : LatencyStats.From(sample.IntendedLatency),
-                server.Count > 0,
+                ServerMetrics.HasTarget(server),
                 ServerMetrics.Threads(server),
                 ServerMetrics.Value(server, ServerMetrics.ThreadPoolThreads),
                 ServerMetrics.Value(server, ServerMetrics.SchedulerThreads),

@@ -110,6 +110,9 @@ public sealed record SeriesSummary
 
     public required double? PeakWorkingSetMb { get; init; }
 
+    /// <summary>The load runner's own CPU, memory and threads over the measured seconds; null when the run did not sample them.</summary>
+    public RunnerLoad? Runner { get; init; }
+
     /// <summary>One per outage or fault window of the series (see <see cref="Recovery"/>).</summary>
     public required IReadOnlyList<Recovery> Recoveries { get; init; }
 
@@ -131,8 +134,9 @@ public sealed record SeriesSummary
     /// <param name="samples">Its timeline.</param>
     /// <param name="events">The run's events (run time), for the outage and fault windows; none when null.</param>
     /// <param name="latencyIncludesFailures">True for a format 2 run (<see cref="RunManifest.SeparatesFailures"/> false).</param>
+    /// <param name="cores">The runner machine's cores, for <see cref="RunnerLoad.Saturated"/>; 0 when unknown.</param>
     public static SeriesSummary From(
-        SeriesInfo series, IReadOnlyList<SecondSample> timeline, IReadOnlyList<RunEvent>? events = null, bool latencyIncludesFailures = false)
+        SeriesInfo series, IReadOnlyList<SecondSample> timeline, IReadOnlyList<RunEvent>? events = null, bool latencyIncludesFailures = false, int cores = 0)
     {
         ArgumentNullException.ThrowIfNull(series);
         ArgumentNullException.ThrowIfNull(timeline);
@@ -187,6 +191,7 @@ public sealed record SeriesSummary
             ContextSwitchesPerRequest = switches is null || requests == 0 ? null : switches / requests,
             MeanCpuPercent = cpuSeconds is null || cpuSpan == 0 ? null : cpuSeconds / cpuSpan * 100,
             PeakWorkingSetMb = Peak(server, r => r.WorkingSetMb),
+            Runner = RunnerLoad.From(samples, cores),
             Recoveries = Recovery.For(EventWindows.For(series, events ?? []), samples),
             SoakSource = () => SoakTrend.From(series, samples),
             KneeSource = () => Analysis.Knee.Find(series, samples),
@@ -197,7 +202,7 @@ public sealed record SeriesSummary
     public static IReadOnlyList<SeriesSummary> ForRun(RunData run)
     {
         ArgumentNullException.ThrowIfNull(run);
-        return [.. run.Manifest.Series.Select(s => From(s, TimelineOf(run, s.Id), run.Events, !run.Manifest.SeparatesFailures))];
+        return [.. run.Manifest.Series.Select(s => From(s, TimelineOf(run, s.Id), run.Events, !run.Manifest.SeparatesFailures, run.Manifest.Machine.ProcessorCount))];
     }
 
     /// <summary>Whether series second <paramref name="second"/> (which covers [second, second + 1)) is warm-up: second &lt; WarmUpSeconds.</summary>

@@ -92,6 +92,7 @@ public static class HtmlReport
             HtmlGroupSection.Append(html, groups[i], model.Groups[i], colors, i, soak);
         }
 
+        RunnerSection.AppendHtml(html, summaries);
         AppendEventsAndSettings(html, run);
         html.AppendLine("</main>");
         html.AppendLine(CultureInfo.InvariantCulture,

@@ -140,6 +140,7 @@ public static class MarkdownReport
             }
         }
 
+        RunnerSection.AppendMarkdown(md, summaries);
         if (run.Events.Count > 0)
         {
             md.AppendLine();

@@ -132,6 +132,10 @@ internal sealed class RunCommandOptions
         var settings = new OperationSettings(
             parse.GetValue(Iterations), parse.GetValue(Fanout), parse.GetValue(DelayMs), parse.GetValue(Style)!, parse.GetValue(Parallelism));
         ValidateSettings(settings);
+        if (DescriptorBudget.Check(stacks, operations, settings, profile.PeakUsers, localServices: targets.Count == 0, DescriptorBudget.ProcessLimit()) is { } tooMany)
+        {
+            throw new UsageException(tooMany);
+        }
 
         var maxFailures = parse.GetValue(MaxFailures);
         if (maxFailures < 1)

@@ -29,6 +29,16 @@ internal sealed record LoadProfile(string Name, string Description, IReadOnlyLis
     /// <summary>A burst ends when its calls are done, so <see cref="Duration"/> is only an upper bound.</summary>
     public bool HasBursts => Stages.Any(s => s.Kind == StageKind.IterationsForConstant);
 
+    /// <summary>The most virtual users the profile runs at once; null for an open-model profile.</summary>
+    [JsonIgnore]
+    public int? PeakUsers => IsOpenModel ? null : ToSimulations().Max(s => s switch
+    {
+        LoadSimulation.KeepConstant k => k.Copies,
+        LoadSimulation.RampingConstant r => r.Copies,
+        LoadSimulation.IterationsForConstant b => b.Copies,
+        _ => 0,
+    });
+
     public TimeSpan Duration => ToSimulations().Aggregate(TimeSpan.Zero, (total, s) => total + s.During);
 
     /// <summary>A built-in profile by name, a JSON file by path, or the profile's JSON itself (from <c>--config</c>'s inline profile).</summary>
@@ -131,14 +141,7 @@ internal sealed record LoadProfile(string Name, string Description, IReadOnlyLis
             throw new ProfileException($"--users must be 1 or more; got {peakUsers}.");
         }
 
-        var peak = ToSimulations().Max(s => s switch
-        {
-            LoadSimulation.KeepConstant k => k.Copies,
-            LoadSimulation.RampingConstant r => r.Copies,
-            LoadSimulation.IterationsForConstant b => b.Copies,
-            _ => 0,
-        });
-        var factor = (double)peakUsers / Math.Max(1, peak);
+        var factor = (double)peakUsers / Math.Max(1, PeakUsers ?? 0);
         return this with { Stages = [.. Stages.Select(s => s.ScaleLoad(factor))] };
     }
 

@@ -49,6 +49,7 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
         var scraper = options.Agent?.Scrapes ?? true
             ? new ServerScraper(run.ScrapeHttp, run.Recorder, offset, run.Progress.Tracker).RunAsync(seriesId, target.MetricsAddress, watching.Token)
             : Task.CompletedTask;
+        var runnerSampler = RunnerSampler.RunAsync(run.Recorder, seriesId, watching.Token);
         var watcher = run.Watcher?.WatchAsync(target, new SeriesWatch(seriesId, run.Recorder, offset, run.Clock), watching.Token) ?? Task.CompletedTask;
         var results = new List<ScenarioResult>();
         try
@@ -81,6 +82,7 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
         {
             await watching.CancelAsync();
             await scraper;
+            await runnerSampler;
             await watcher;
             run.Progress.EndSeries();
         }
@@ -109,9 +111,10 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
         PlannedSeries series, IHarnessClient client, IReadOnlyList<LoadSimulation> stages, int secondsIntoSeries, CancellationToken cancellationToken)
     {
         var options = run.Options;
+        var firstFailures = new FirstFailures(note => run.Recorder.RecordEvent(new RunEvent(run.Clock.Elapsed.TotalSeconds, "note", series.Id, note)));
         var scenario = series.Operation == Operations.Compute
-            ? ComputeScenario.Create(series.Id, client, options.Settings, stages)
-            : CallThirdPartyScenario.Create(series.Id, client, options.Settings, stages);
+            ? ComputeScenario.Create(series.Id, client, options.Settings, stages, firstFailures)
+            : CallThirdPartyScenario.Create(series.Id, client, options.Settings, stages, firstFailures);
         var observer = new SeriesObserver(run, series.Id, secondsIntoSeries);
         observer.RecordStart(stages);
         return await LoadRunner.RunAsync(

@@ -66,17 +66,9 @@ internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, d
                 }
             }
 
-            var next = TimeSpan.FromSeconds(second + 1) - clock.Elapsed;
-            if (next > TimeSpan.Zero)
+            if (!await SecondTicks.WaitForNextAsync(clock, second, cancellationToken))
             {
-                try
-                {
-                    await Task.Delay(next, cancellationToken);
-                }
-                catch (OperationCanceledException)
-                {
-                    return;
-                }
+                return;
             }
         }
     }

@@ -6,7 +6,7 @@ namespace Harness.LoadTests.Scenarios;
 /// <summary>The slow third-party operation (experiments S1–S3) against one stack.</summary>
 internal static class CallThirdPartyScenario
 {
-    public static Scenario Create(string name, IHarnessClient client, OperationSettings settings, IReadOnlyList<LoadSimulation> load) =>
+    public static Scenario Create(string name, IHarnessClient client, OperationSettings settings, IReadOnlyList<LoadSimulation> load, FirstFailures? firstFailures = null) =>
         new(name, async context =>
         {
             try
@@ -21,7 +21,7 @@ internal static class CallThirdPartyScenario
             }
             catch (Exception ex) when (!context.CancellationToken.IsCancellationRequested)
             {
-                return FailureStatus.Fail(ex);
+                return FailureStatus.Fail(ex, firstFailures);
             }
         }, load);
 }

@@ -6,7 +6,7 @@ namespace Harness.LoadTests.Scenarios;
 /// <summary>The CPU-bound operation (experiment S0) against one stack.</summary>
 internal static class ComputeScenario
 {
-    public static Scenario Create(string name, IHarnessClient client, OperationSettings settings, IReadOnlyList<LoadSimulation> load) =>
+    public static Scenario Create(string name, IHarnessClient client, OperationSettings settings, IReadOnlyList<LoadSimulation> load, FirstFailures? firstFailures = null) =>
         new(name, async context =>
         {
             try
@@ -16,7 +16,7 @@ internal static class ComputeScenario
             }
             catch (Exception ex) when (!context.CancellationToken.IsCancellationRequested)
             {
-                return FailureStatus.Fail(ex);
+                return FailureStatus.Fail(ex, firstFailures);
             }
         }, load);
 }

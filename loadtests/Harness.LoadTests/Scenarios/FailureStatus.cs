@@ -15,6 +15,14 @@ internal static partial class FailureStatus
     /// </summary>
     public static StepResult Fail(Exception exception) => StepResult.Fail(Of(exception), IsConnectionFailure(exception));
 
+    /// <summary><see cref="Fail(Exception)"/>, noting the exception when it is the first of its status (<see cref="FirstFailures"/>).</summary>
+    public static StepResult Fail(Exception exception, FirstFailures? firstFailures)
+    {
+        var failed = Fail(exception);
+        firstFailures?.Note(failed.StatusCode ?? Of(exception), exception);
+        return failed;
+    }
+
     /// <summary>
     /// True when no connection could be made or the one in use broke (refused, reset, unreachable): WCF's
     /// <see cref="EndpointNotFoundException"/>, an HTTP call that failed on its socket, and gRPC's UNAVAILABLE when a
