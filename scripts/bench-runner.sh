@@ -190,9 +190,10 @@ run_harness() {
   : >"$out"
   while IFS= read -r line; do
     echo "$line" >>"$out"
-    if [[ "$line" =~ ^\[1/1\ .*\]\ ([0-9:]+)/.*errors\ [0-9]+/([0-9]+) ]] && [[ "$line" != *warm-up* ]] && [[ "$line" != *"users 0"* ]]; then
+    # The progress line ends its counts with "errors N/s (F of R)": R, the requests so far, with thousands separators.
+    if [[ "$line" =~ ^\[1/1\ .*\]\ ([0-9:]+)/.*errors\ [0-9]+/s\ \([0-9,]+\ of\ ([0-9,]+)\) ]] && [[ "$line" != *warm-up* ]] && [[ "$line" != *"users 0"* ]]; then
       last_cpu=$(proc_cpu "$hpid" 2>/dev/null || echo "$last_cpu")
-      last_n=${BASH_REMATCH[2]}
+      last_n=${BASH_REMATCH[2]//,/}
       if [ -z "$first_cpu" ]; then
         first_cpu=$last_cpu first_n=$last_n
         connections_later "$port" $((duration / 2 - 2 > 0 ? duration / 2 - 2 : 0)) "$work/conns"

@@ -41,6 +41,29 @@ public sealed class KneeTests
     }
 
     [Fact]
+    public void A_ramp_whose_first_level_completes_nothing_is_past_its_knee_from_that_level()
+    {
+        // Arrange: calls of 14 s on a ramp of 10 s levels (S2's ThreadPool): the first level ends before any answer.
+        var info = Series("soap", "call-third-party", "threadpool", idealLatencyMs: 4000);
+        var samples = new List<SecondSample>();
+        for (var s = 0; s < 50; s++)
+        {
+            var users = 4 * (1 + (s / 10));
+            samples.Add(s < 10 ? Sample(s, users, Histogram()) : Sample(s, users, Histogram((14_000_000, 1))));
+        }
+
+        // Act
+        var knee = Knee.Find(info, samples);
+        var unjudged = Knee.Find(info with { IdealLatencyMs = null }, samples);
+
+        // Assert
+        Assert.Null(knee.Levels[0].MeanMs);
+        Assert.Equal(4, knee.At!.Load);
+        Assert.Equal(KneeReason.Latency, knee.Reason);
+        Assert.False(unjudged.IsRamp);
+    }
+
+    [Fact]
     public void A_ramp_that_stays_ideal_or_leaves_it_for_one_level_only_has_no_knee()
     {
         var (steady, steadySamples) = Ramp("custompool", kneeAt: null);

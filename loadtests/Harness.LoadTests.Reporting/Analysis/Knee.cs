@@ -69,7 +69,10 @@ public static class Knee
         }
 
         var levels = groups.Select(LevelOf).ToList();
-        if (levels[0].MeanMs is null)
+
+        // A first level that completed nothing (calls slower than the level: S2's ThreadPool) is already past the
+        // knee when a measured ideal says what "ideal" is; without one there is nothing to judge it against.
+        if (levels[0].MeanMs is null && series.IdealLatencyMs is not > 0)
         {
             return KneeResult.None with { Levels = levels };
         }
