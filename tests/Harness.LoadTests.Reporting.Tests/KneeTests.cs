@@ -61,6 +61,23 @@ public sealed class KneeTests
         Assert.Equal(4, knee.At!.Load);
         Assert.Equal(KneeReason.Latency, knee.Reason);
         Assert.False(unjudged.IsRamp);
+        Assert.Equal("knee at 4 users: no request succeeded at that load, against the ideal 4,000 ms", Threshold.DescribeKnee(knee, openModel: false));
+    }
+
+    [Fact]
+    public void The_warm_up_s_last_level_before_the_ramp_restarts_lower_is_not_the_ramp()
+    {
+        // Arrange: a measured span that opens with one second at 12 users (the warm-up's end), then the ramp from 4.
+        var (info, samples) = Ramp("iocp", kneeAt: 32);
+        var opened = samples.Select(s => s with { Second = s.Second + 1 }).Prepend(Sample(0, 12, Histogram((100_000, 120)))).ToList();
+
+        // Act
+        var knee = Knee.Find(info, opened);
+
+        // Assert
+        Assert.True(knee.IsRamp);
+        Assert.Equal(4, knee.Levels[0].Load);
+        Assert.Equal(32, knee.At!.Load);
     }
 
     [Fact]

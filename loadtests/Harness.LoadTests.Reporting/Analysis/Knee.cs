@@ -115,7 +115,16 @@ public static class Knee
             {
                 if (sample.Users < groups[^1][0].Users)
                 {
-                    return groups;
+                    // A fall after the first level is where the ramp ends. A fall right after it means that level was
+                    // the warm-up's tail (a ramp's warm-up ends higher than the measured ramp starts): drop it.
+                    if (groups.Count > 1)
+                    {
+                        return groups;
+                    }
+
+                    groups.Clear();
+                    groups.Add([sample]);
+                    continue;
                 }
 
                 groups.Add([]);

@@ -32,6 +32,8 @@ public sealed partial record Threshold
         var ideal = knee.IdealIsMeasured ? "the ideal" : "the lowest load's mean";
         return knee.Reason == KneeReason.Throughput
             ? $"knee at {at.Load}{unit}: throughput {Format.Number(at.SuccessesPerSecond)} req/s, no longer rising with the load"
+            : at.MeanMs is null
+            ? $"knee at {at.Load}{unit}: no request succeeded at that load, against {ideal} {Format.Number(knee.IdealMs)} ms"
             : $"knee at {at.Load}{unit}: mean {Format.Number(at.MeanMs)} ms, over {ideal} {Format.Number(knee.IdealMs)} ms + {Format.Plain(Analysis.Knee.DefaultMargin * 100)} %";
     }
 }
