@@ -142,7 +142,7 @@ public static class RunMerger
 
         // The target's counters come from the agent that scraped them (the lead); every agent samples itself
         // (harness_runner_*), so a server map with only those keys is not the target's.
-        var server = (samples.FirstOrDefault(sample => sample.Server.Keys.Any(k => !k.StartsWith(MetricNames.RunnerPrefix, StringComparison.Ordinal)))
+        var server = (samples.FirstOrDefault(sample => MetricNames.HasTargetValues(sample.Server))
             ?? samples.FirstOrDefault(sample => sample.Server.Count > 0))?.Server ?? new Dictionary<string, double>();
         latency.Compact();
         intended?.Compact();

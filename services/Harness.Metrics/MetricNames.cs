@@ -64,6 +64,13 @@ public static class MetricNames
     /// <summary>The prefix of every runner-side name: such keys are not the target's.</summary>
     public const string RunnerPrefix = "harness_runner_";
 
+    /// <summary>True when a second's sample map holds any of the target's own values, not only the runner's.</summary>
+    public static bool HasTargetValues(IReadOnlyDictionary<string, double> sample)
+    {
+        ArgumentNullException.ThrowIfNull(sample);
+        return sample.Keys.Any(k => !k.StartsWith(RunnerPrefix, StringComparison.Ordinal));
+    }
+
     // Container stats that `harness matrix` samples beside /metrics (cAdvisor's names).
     public const string ContainerCpuUsageSecondsTotal = "container_cpu_usage_seconds_total";
     public const string ContainerCpuCfsPeriodsTotal = "container_cpu_cfs_periods_total";

@@ -30,11 +30,7 @@ public static class ServerMetrics
     public const string ContainerMemoryLimitBytes = MetricNames.ContainerSpecMemoryLimitBytes;
 
     /// <summary>True when the second holds any of the target's own values, not only the runner's (<see cref="MetricNames.RunnerPrefix"/>).</summary>
-    public static bool HasTarget(IReadOnlyDictionary<string, double> server)
-    {
-        ArgumentNullException.ThrowIfNull(server);
-        return server.Keys.Any(k => !k.StartsWith(MetricNames.RunnerPrefix, StringComparison.Ordinal));
-    }
+    public static bool HasTarget(IReadOnlyDictionary<string, double> server) => MetricNames.HasTargetValues(server);
 
     /// <summary>The metric name of a key: everything before <c>{</c>.</summary>
     public static string NameOf(string key)
