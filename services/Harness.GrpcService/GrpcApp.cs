@@ -48,12 +48,12 @@ public static class GrpcApp
             {
                 grpc.MaxReceiveMessageSize = quotas.Value.MaxReceiveMessageSize;
 
-                // Outermost first: status mapping wraps the hop, so exceptions thrown on the scheduler are mapped too.
-                grpc.Interceptors.Add<StatusMappingInterceptor>();
+                // Workload exceptions become statuses in HarnessGrpcService itself (GrpcStatusMapping), inside the hop.
                 switch (scheduler.Mode)
                 {
                     case SchedulingMode.ThreadPool:
-                        // The handler stays on the ThreadPool thread Kestrel dispatched it on.
+                        // The handler stays on the ThreadPool thread Kestrel dispatched it on, and with no
+                        // interceptor Grpc.AspNetCore calls it without its interceptor pipeline.
                         break;
                     case SchedulingMode.Iocp:
                     case SchedulingMode.CustomPool:

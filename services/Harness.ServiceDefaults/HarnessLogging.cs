@@ -43,6 +43,11 @@ public static class HarnessLogging
             configuration
                 .MinimumLevel.Information()
                 .MinimumLevel.Override("Microsoft.AspNetCore", LogEventLevel.Warning)
+                // Off, not just quiet: while any level of it is enabled, ASP.NET Core starts an Activity and a log
+                // scope for every request (its ids, strings and async-local map: about 500 bytes for each call in
+                // flight, docs/s1-scale.md), only to log request start and end at Information. Its errors are
+                // start-up ones, which the bootstrap logger reports.
+                .MinimumLevel.Override("Microsoft.AspNetCore.Hosting.Diagnostics", LevelAlias.Off)
                 .MinimumLevel.Override("Microsoft.Hosting.Lifetime", LogEventLevel.Information)
                 .MinimumLevel.Override("System.Net.Http.HttpClient", LogEventLevel.Warning)
                 .ReadFrom.Configuration(builder.Configuration)
