@@ -13,6 +13,15 @@ public sealed class TargetParsingTests
     }
 
     [Fact]
+    public void Soap_IsScrapedWhereMetricsSays()
+    {
+        // compose, matrix and Kubernetes point it at the service's Listen__MetricsPort, which a starved pool cannot silence.
+        var target = ExternalTargets.Parse("soap=http://soap-iocp:5081,metrics=http://soap-iocp:5084,mode=iocp", "x");
+
+        Assert.Equal(new ServiceTarget("soap", "iocp", new Uri("http://soap-iocp:5081"), new Uri("http://soap-iocp:5084")), target);
+    }
+
+    [Fact]
     public void Grpc_IsScrapedAtTheNextPortUnlessToldOtherwise()
     {
         Assert.Equal(new Uri("http://host:5083"), ExternalTargets.Parse("grpc=http://host:5082", "x").MetricsAddress);
@@ -34,6 +43,7 @@ public sealed class TargetParsingTests
     [InlineData("grpc=host:5082")]
     [InlineData("grpc")]
     [InlineData("grpc=http://host:5082,admin=http://host:1")]
+    [InlineData("soap=http://host:5081,metrics=host:5084")]
     public void Invalid_SaysWhatIsAccepted(string value)
     {
         var ex = Assert.Throws<FormatException>(() => ExternalTargets.Parse(value, "x"));

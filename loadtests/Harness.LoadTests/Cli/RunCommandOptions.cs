@@ -37,7 +37,7 @@ internal sealed class RunCommandOptions
 
     public Option<int> Repeat { get; } = new("--repeat") { Description = $"Run every mode N times ({MinRepeat}–{MaxRepeat}), in a balanced order (A B B A…), each time with services of its own.", DefaultValueFactory = _ => 1 };
 
-    public Option<string[]> Targets { get; } = new("--target") { Description = "A running service instead of local ones: soap=http://host:port or grpc=http://host:port[,metrics=http://host:port][,mode=name]. Repeatable; targets with different mode= run one mode after another, compared in one report.", AllowMultipleArgumentsPerToken = false };
+    public Option<string[]> Targets { get; } = new("--target") { Description = "A running service instead of local ones: soap=http://host:port or grpc=http://host:port, then [,metrics=http://host:port][,mode=name]. Repeatable; targets with different mode= run one mode after another, compared in one report.", AllowMultipleArgumentsPerToken = false };
 
     public Option<string> ModeLabel { get; } = new("--mode-label") { Description = "What to call the mode of external targets that have no mode= of their own.", DefaultValueFactory = _ => "external" };
 

@@ -19,11 +19,6 @@ internal sealed class DockerTargets : ITargetProvider, ISeriesWatcher
     public const string RunLabel = "harness.run";
 
     private static readonly TimeSpan HealthTimeout = TimeSpan.FromSeconds(90);
-    private static readonly Dictionary<string, (int Port, int? AdminPort)> ServicePorts = new()
-    {
-        [Targets.Stacks.Soap] = (5081, null),
-        [Targets.Stacks.Grpc] = (5082, 5083),
-    };
 
     private readonly DockerClient _docker;
     private readonly MatrixSettings _settings;
@@ -96,23 +91,13 @@ internal sealed class DockerTargets : ITargetProvider, ISeriesWatcher
         var ids = _containersOfMode[mode] = [];
         foreach (var stack in _settings.Stacks)
         {
-            var (port, adminPort) = ServicePorts[stack];
-            var free = LoopbackPorts.Free(2);
-            var hostPort = free[0];
-            var hostAdminPort = adminPort is null ? (int?)null : free[1];
-            var env = new List<string>
-            {
-                $"Scheduling__Mode={mode}",
-                $"ThirdParty__BaseAddress=http://{StubName}:5080/",
-            };
+            var container = ServiceContainer.For(stack, mode, StubName, LoopbackPorts.Free(ServiceContainer.HostPortCount));
             var id = await CreateAndStartAsync(
-                $"harness-{RunId}-{stack}-{mode}", ImageOf(stack), env, Ports(port, hostPort, adminPort, hostAdminPort), cancellationToken);
+                $"harness-{RunId}-{stack}-{mode}", ImageOf(stack), [.. container.Env], container.Ports, cancellationToken);
             ids.Add(id);
 
-            var address = new Uri($"http://127.0.0.1:{hostPort}");
-            var metrics = hostAdminPort is { } a ? new Uri($"http://127.0.0.1:{a}") : address;
-            await WaitHealthyAsync($"{stack}/{mode}", metrics, cancellationToken);
-            var target = new ServiceTarget(stack, mode, address, metrics);
+            await WaitHealthyAsync($"{stack}/{mode}", container.HealthAddress, cancellationToken);
+            var target = new ServiceTarget(stack, mode, container.Address, container.MetricsAddress);
             _containerOf[target] = id;
             started.Add(target);
         }
@@ -196,7 +181,7 @@ internal sealed class DockerTargets : ITargetProvider, ISeriesWatcher
         _networkId = network.ID;
 
         var stubPort = LoopbackPorts.Free(1)[0];
-        _stubId = await CreateAndStartAsync(StubName, ImageOf("stub"), [], Ports(5080, stubPort, null, null), cancellationToken);
+        _stubId = await CreateAndStartAsync(StubName, ImageOf("stub"), [], ServiceContainer.Publish([(5080, stubPort)]), cancellationToken);
         await WaitHealthyAsync("stub", new Uri($"http://127.0.0.1:{stubPort}"), cancellationToken);
     }
 
@@ -250,19 +235,4 @@ internal sealed class DockerTargets : ITargetProvider, ISeriesWatcher
 
     private Dictionary<string, IDictionary<string, bool>> RunFilter() =>
         new() { ["label"] = new Dictionary<string, bool> { [$"{RunLabel}={RunId}"] = true } };
-
-    // Fixed host ports rather than Docker's random ones: a container started again after a kill keeps its address.
-    private static Dictionary<string, IList<PortBinding>> Ports(int port, int hostPort, int? adminPort, int? hostAdminPort)
-    {
-        var ports = new Dictionary<string, IList<PortBinding>>
-        {
-            [$"{port}/tcp"] = [new PortBinding { HostIP = "127.0.0.1", HostPort = hostPort.ToString(CultureInfo.InvariantCulture) }],
-        };
-        if (adminPort is { } a && hostAdminPort is { } h)
-        {
-            ports[$"{a}/tcp"] = [new PortBinding { HostIP = "127.0.0.1", HostPort = h.ToString(CultureInfo.InvariantCulture) }];
-        }
-
-        return ports;
-    }
 }

@@ -14,8 +14,9 @@ internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : IT
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
 
     /// <summary>
-    /// Parses <c>--target stack=url[,metrics=url][,mode=name]</c>. Without <c>metrics=</c>, SOAP is scraped at its own
-    /// address and gRPC at the next port up, the services' default admin port. Without <c>mode=</c>, the target
+    /// Parses <c>--target stack=url[,metrics=url][,mode=name]</c>, for either stack. Without <c>metrics=</c>, SOAP is
+    /// scraped at its own address and gRPC at the next port up, the services' default admin port; compose, matrix and
+    /// Kubernetes point <c>metrics=</c> at the services' <c>Listen__MetricsPort</c>. Without <c>mode=</c>, the target
     /// belongs to <paramref name="modeLabel"/>.
     /// </summary>
     /// <exception cref="FormatException">The value names no known stack or no absolute http URL.</exception>
@@ -26,7 +27,7 @@ internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : IT
         if (head.Length != 2 || !Stacks.All.Contains(head[0]) || !TryHttpUri(head[1], out var address))
         {
             throw new FormatException(
-                $"--target '{value}' must look like soap=http://host:port or grpc=http://host:port[,metrics=http://host:port][,mode=name]; stacks: {string.Join(", ", Stacks.All)}.");
+                $"--target '{value}' must look like soap=http://host:port or grpc=http://host:port, then optionally ,metrics=http://host:port and ,mode=name; stacks: {string.Join(", ", Stacks.All)}.");
         }
 
         Uri? metrics = null;

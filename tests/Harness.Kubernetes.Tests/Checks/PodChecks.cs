@@ -151,9 +151,14 @@ public static class PodChecks
 
                 var port = probe.HttpGet?.Port?.Value ?? probe.Grpc?.Port.ToString(System.Globalization.CultureInfo.InvariantCulture)
                     ?? probe.TcpSocket?.Port?.Value;
-                if (port is null || Ports.Resolve(container, port) is null)
+                var resolved = port is null ? null : Ports.Resolve(container, port);
+                if (resolved is null)
                 {
                     errors.Add($"{where}: the {kind} probe's port '{port}' is not one of the container's ports");
+                }
+                else if (resolved.ContainerPort.ToString(System.Globalization.CultureInfo.InvariantCulture) == Ports.Env(container, Ports.MetricsPort))
+                {
+                    errors.Add($"{where}: the {kind} probe asks {Ports.MetricsPort} {resolved.ContainerPort}, which answers only /metrics");
                 }
 
                 if (probe.HttpGet is { } get && get.Path != "/healthz")

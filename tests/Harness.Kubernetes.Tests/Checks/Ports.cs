@@ -8,6 +8,7 @@ public static class Ports
 {
     public const string ListenPort = "Listen__Port";
     public const string AdminPort = "Listen__AdminPort";
+    public const string MetricsPort = "Listen__MetricsPort";
 
     /// <summary>A named or numbered port of the container, or null when it declares no such port.</summary>
     public static V1ContainerPort? Resolve(V1Container container, string port) =>
@@ -16,8 +17,11 @@ public static class Ports
     public static string? Env(V1Container container, string name) =>
         container.Env?.FirstOrDefault(e => e.Name == name)?.Value;
 
-    /// <summary>The ports the service listens on by its configuration: Listen__Port and Listen__AdminPort.</summary>
+    /// <summary>Where the service answers /healthz: the admin port where there is one (gRPC), else its own port.</summary>
+    public static string? Health(V1Container container) => Env(container, AdminPort) ?? Env(container, ListenPort);
+
+    /// <summary>The ports the service listens on by its configuration: Listen__Port, Listen__AdminPort and Listen__MetricsPort.</summary>
     public static IReadOnlyList<int> Configured(V1Container container) =>
-        [.. new[] { ListenPort, AdminPort }.Select(n => Env(container, n)).OfType<string>()
+        [.. new[] { ListenPort, AdminPort, MetricsPort }.Select(n => Env(container, n)).OfType<string>()
             .Select(v => int.TryParse(v, NumberStyles.None, CultureInfo.InvariantCulture, out var p) ? p : -1)];
 }

@@ -118,7 +118,7 @@ internal static class RunnerChecks
     }
 
     /// <summary>The target's host is a Service with that port, reaching the one running Deployment of that stack and
-    /// mode on its service port; its metrics address reaches the admin port where there is one.</summary>
+    /// mode on its service port; its metrics address reaches that Deployment's Listen__MetricsPort.</summary>
     public static IReadOnlyList<string> Target(Manifests manifests, string where, ServiceTarget target)
     {
         var errors = new List<string>();
@@ -149,11 +149,11 @@ internal static class RunnerChecks
             errors.Add($"{what} reaches container port {port}, not its Listen__Port {Ports.Env(container, Ports.ListenPort)}");
         }
 
-        var (_, _, metricsPort) = Reach(manifests, target.MetricsAddress);
-        var expected = Ports.Env(container, Ports.AdminPort) ?? Ports.Env(container, Ports.ListenPort);
-        if (metricsPort != expected)
+        var (metricsWorkload, _, metricsPort) = Reach(manifests, target.MetricsAddress);
+        var expected = Ports.Env(container, Ports.MetricsPort);
+        if (metricsWorkload != workload || metricsPort is null || metricsPort != expected)
         {
-            errors.Add($"{what}: metrics at {target.MetricsAddress} reach port {metricsPort ?? "none"}, not the /metrics port {expected}");
+            errors.Add($"{what}: metrics at {target.MetricsAddress} reach {metricsWorkload?.Id ?? "nothing"} port {metricsPort ?? "none"}, not {workload.Id}'s dedicated /metrics port {Ports.MetricsPort} {expected ?? "(unset)"}");
         }
 
         return errors;
@@ -195,9 +195,16 @@ internal static class RunnerChecks
         var expected = new SortedSet<string>(StringComparer.Ordinal);
         foreach (var target in targets)
         {
-            expected.Add($"{target.MetricsAddress.Host}:{target.MetricsAddress.Port}");
+            // The health port, not the metrics one: the dedicated thread there answers only /metrics. Service ports
+            // equal the container ports they reach (StackChecks.Service).
             var (_, container, _) = Reach(manifests, target.Address);
-            if (container is not null && Ports.Env(container, "ThirdParty__BaseAddress") is { } stub && Uri.TryCreate(stub, UriKind.Absolute, out var stubUri))
+            if (container is null)
+            {
+                continue;
+            }
+
+            expected.Add($"{target.Address.Host}:{Ports.Health(container)}");
+            if (Ports.Env(container, "ThirdParty__BaseAddress") is { } stub && Uri.TryCreate(stub, UriKind.Absolute, out var stubUri))
             {
                 expected.Add($"{stubUri.Host}:{stubUri.Port}");
             }

@@ -21,6 +21,7 @@ public static class StackChecks
         .. manifests.Workloads.SelectMany(w => PodChecks.Restricted(w).Concat(PodChecks.Guaranteed(w)).Concat(PodChecks.Probes(w))),
         .. manifests.Workloads.SelectMany(ListenPorts),
         .. manifests.Workloads.SelectMany(Modes),
+        .. manifests.Workloads.SelectMany(w => DedicatedMetrics(manifests, w)),
         .. manifests.Workloads.SelectMany(Labels),
         .. manifests.Services.SelectMany(s => Service(manifests, s)),
         .. manifests.Jobs.SelectMany(Job),
@@ -73,7 +74,7 @@ public static class StackChecks
             var configured = Ports.Configured(container).Order().ToList();
             if (configured.Count == 0 || !declared.SequenceEqual(configured))
             {
-                errors.Add($"{where}: containerPorts [{string.Join(", ", declared)}] differ from Listen__Port/Listen__AdminPort [{string.Join(", ", configured)}]");
+                errors.Add($"{where}: containerPorts [{string.Join(", ", declared)}] differ from Listen__Port/Listen__AdminPort/Listen__MetricsPort [{string.Join(", ", configured)}]");
             }
         }
 
@@ -97,6 +98,38 @@ public static class StackChecks
         foreach (var container in workload.Pod.Containers.Where(c => Ports.Env(c, "Scheduling__Mode") != mode))
         {
             errors.Add($"{workload.Id} container {container.Name}: Scheduling__Mode '{Ports.Env(container, "Scheduling__Mode")}' differs from its {ModeLabel} label '{mode}'");
+        }
+
+        return errors;
+    }
+
+    /// <summary>A service of a mode serves /metrics on Listen__MetricsPort, from a thread outside the ThreadPool (the
+    /// Kestrel /metrics starves with the pool under threadpool mode's blocking CallThirdParty, and the charts with it),
+    /// and its Service exposes that port to the runner.</summary>
+    public static IReadOnlyList<string> DedicatedMetrics(Manifests manifests, Workload workload)
+    {
+        if (workload.Template.Metadata?.Labels.Value(ModeLabel) is null)
+        {
+            return [];
+        }
+
+        var errors = new List<string>();
+        foreach (var container in workload.Pod.Containers)
+        {
+            var where = $"{workload.Id} container {container.Name}";
+            if (Ports.Env(container, Ports.MetricsPort) is not { } port)
+            {
+                errors.Add($"{where}: no {Ports.MetricsPort}; under a starved ThreadPool its /metrics would go silent");
+                continue;
+            }
+
+            var exposed = manifests.Services.Where(s => manifests.Selected(s.Spec.Selector).Contains(workload))
+                .SelectMany(s => s.Spec.Ports)
+                .Any(p => Ports.Resolve(container, p.TargetPort?.Value ?? p.Port.ToString(CultureInfo.InvariantCulture))?.ContainerPort.ToString(CultureInfo.InvariantCulture) == port);
+            if (!exposed)
+            {
+                errors.Add($"{where}: no Service port reaches its {Ports.MetricsPort} {port}; the runner could not scrape it");
+            }
         }
 
         return errors;

@@ -1,5 +1,6 @@
 using Harness.LoadTests.Hosting;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting.Analysis;
 
 namespace Harness.LoadTests.Tests.Containers;
 
@@ -52,6 +53,7 @@ public sealed class ComposeSmokeTests
                 var series = Assert.Single(run.Manifest.Series, s => s.Stack == stack && s.Mode == mode);
                 Assert.Contains($"http://{service}:", series.Target, StringComparison.Ordinal);
                 Assert.True(run.Timelines[series.Id].Sum(s => s.Requests - s.Failures) > 0, $"{series.Id} had no successful requests");
+                Assert.True(run.Timelines[series.Id].Any(s => ServerMetrics.HasTarget(s.Server)), $"{series.Id}: no /metrics scraped from {service}'s Listen__MetricsPort");
             }
         }
         finally

@@ -43,6 +43,9 @@ public sealed class MatrixTests
             && s.Server.GetValueOrDefault(ServerMetrics.ContainerCpuPeriodsTotal) > 0);
         Assert.Contains(timeline, s => s.Server.GetValueOrDefault(ServerMetrics.ContainerMemoryLimitBytes) == 256 << 20);
 
+        // Its own /metrics were scraped too, on the dedicated port (Listen__MetricsPort) the container was given.
+        Assert.Contains(timeline, s => ServerMetrics.HasTarget(s.Server));
+
         // Nothing this run started is left behind.
         Assert.Empty(await Docker.ContainersLabelledAsync($"harness.run={RunIdIn(text)}"));
     }
