@@ -98,7 +98,7 @@ internal static class HtmlGroupSection
         }
 
         html.Append(CultureInfo.InvariantCulture,
-            $"<p class=\"note knees\"><b>Knee</b> (the lowest load from which, {Knee.DefaultSustain} levels in a row, the mean latency is more than "
+            $"<p class=\"note knees\"><b>Knee</b> (the lowest load from which, {Knee.DefaultSustain} judged levels in a row, the mean latency is more than "
             + $"{Format.Plain(Knee.DefaultMargin * 100)} % above the ideal or the throughput more than {Format.Plain(Knee.DefaultMargin * 100)} % below the lowest level's scaled with the load) — ");
         html.AppendJoin(" · ", ramps.Select(r => $"{Chip(r.Label, colors[r.Label])} {E(Threshold.DescribeKnee(r.Summary.Knee, r.Summary.IsOpenModel))}"));
         html.AppendLine("</p>");

@@ -81,7 +81,7 @@ public static class MarkdownReport
             {
                 md.AppendLine();
                 md.AppendLine(CultureInfo.InvariantCulture,
-                    $"Knee (the lowest load from which, {Knee.DefaultSustain} levels in a row, the mean latency is more than {Format.Plain(Knee.DefaultMargin * 100)} % above the ideal "
+                    $"Knee (the lowest load from which, {Knee.DefaultSustain} judged levels in a row, the mean latency is more than {Format.Plain(Knee.DefaultMargin * 100)} % above the ideal "
                     + $"or the throughput more than {Format.Plain(Knee.DefaultMargin * 100)} % below the lowest level's scaled with the load):");
                 md.AppendLine();
                 foreach (var row in ramps)
