@@ -42,6 +42,7 @@ public sealed class LocalProcess : IAsyncDisposable
     private readonly StringBuilder _output = new();
     private readonly string _assemblyName;
     private readonly string[] _args;
+    private readonly IReadOnlyList<KeyValuePair<string, string>> _environment;
 
     static LocalProcess()
     {
@@ -49,11 +50,14 @@ public sealed class LocalProcess : IAsyncDisposable
         AppDomain.CurrentDomain.UnhandledException += (_, _) => KillAll();
     }
 
-    private LocalProcess(string name, string assemblyName, string[] args, Process process, Uri address, Uri adminAddress, Uri metricsAddress)
+    private LocalProcess(
+        string name, string assemblyName, string[] args, IReadOnlyList<KeyValuePair<string, string>> environment,
+        Process process, Uri address, Uri adminAddress, Uri metricsAddress)
     {
         Name = name;
         _assemblyName = assemblyName;
         _args = args;
+        _environment = environment;
         _process = process;
         Address = address;
         AdminAddress = adminAddress;
@@ -84,11 +88,15 @@ public sealed class LocalProcess : IAsyncDisposable
     }
 
     /// <param name="assemblyName">A service assembly copied beside the runner, e.g. <c>Harness.SoapService</c>.</param>
+    /// <param name="environment">Variables set for the service alone; by default those this process was given for its
+    /// services (<see cref="ServiceEnvironment"/>).</param>
     /// <exception cref="InvalidOperationException">The service exited or was not healthy in time; the message carries its output.</exception>
-    public static Task<LocalProcess> StartAsync(string name, string assemblyName, IEnumerable<string> args, CancellationToken cancellationToken)
+    public static Task<LocalProcess> StartAsync(
+        string name, string assemblyName, IEnumerable<string> args, CancellationToken cancellationToken,
+        IReadOnlyList<KeyValuePair<string, string>>? environment = null)
     {
         var ports = LoopbackPorts.Free(3);
-        return StartOnAsync(name, assemblyName, [.. args], ports, cancellationToken);
+        return StartOnAsync(name, assemblyName, [.. args], environment ?? ServiceEnvironment.Current(), ports, cancellationToken);
     }
 
     /// <summary>
@@ -110,11 +118,12 @@ public sealed class LocalProcess : IAsyncDisposable
             throw new InvalidOperationException($"{Name} still runs on {Address}; kill it before starting it again.");
         }
 
-        return await StartOnAsync(Name, _assemblyName, _args, [Address.Port, AdminAddress.Port, MetricsAddress.Port], cancellationToken);
+        return await StartOnAsync(Name, _assemblyName, _args, _environment, [Address.Port, AdminAddress.Port, MetricsAddress.Port], cancellationToken);
     }
 
     private static async Task<LocalProcess> StartOnAsync(
-        string name, string assemblyName, string[] args, int[] ports, CancellationToken cancellationToken)
+        string name, string assemblyName, string[] args, IReadOnlyList<KeyValuePair<string, string>> environment, int[] ports,
+        CancellationToken cancellationToken)
     {
         var (port, adminPort, metricsPort) = (ports[0], ports[1], ports[2]);
         var assembly = Path.Combine(AppContext.BaseDirectory, assemblyName + ".dll");
@@ -133,13 +142,18 @@ public sealed class LocalProcess : IAsyncDisposable
             UseShellExecute = false,
             WorkingDirectory = AppContext.BaseDirectory,
         };
+        foreach (var (variable, value) in environment)
+        {
+            start.Environment[variable] = value;
+        }
+
         foreach (var arg in watched ? ["-c", Watchdog, "sh", .. command] : command[1..])
         {
             start.ArgumentList.Add(arg);
         }
 
         var process = new Process { StartInfo = start };
-        var local = new LocalProcess(name, assemblyName, args, process, new Uri($"http://127.0.0.1:{port}/"), new Uri($"http://127.0.0.1:{adminPort}/"), new Uri($"http://127.0.0.1:{metricsPort}/"));
+        var local = new LocalProcess(name, assemblyName, args, environment, process, new Uri($"http://127.0.0.1:{port}/"), new Uri($"http://127.0.0.1:{adminPort}/"), new Uri($"http://127.0.0.1:{metricsPort}/"));
         process.OutputDataReceived += (_, e) => local.Append(e.Data);
         process.ErrorDataReceived += (_, e) => local.Append(e.Data);
         process.Start();

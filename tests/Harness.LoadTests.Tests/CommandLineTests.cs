@@ -45,7 +45,7 @@ public sealed class CommandLineTests
     {
         var parse = HarnessCli.Create(Spectre.Console.AnsiConsole.Console).Parse(args);
 
-        Assert.Equal(expected, HarnessCli.CommandLine(parse));
+        Assert.Equal(expected, HarnessCli.CommandLine(parse, []));
     }
 
     [Theory]

@@ -2,6 +2,7 @@ using System.CommandLine;
 using Harness.LoadTests.Containers;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Distributed;
+using Harness.LoadTests.Hosting;
 using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Reporting.Formats;
 using Harness.LoadTests.Running;
@@ -177,8 +178,14 @@ internal static class HarnessCli
         }
     }
 
-    /// <summary>The effective command, as the report shows it: the default command is named (<c>harness run</c>, never a bare <c>harness</c>).</summary>
-    internal static string CommandLine(ParseResult parse)
+    /// <summary>
+    /// The effective command, as the report shows it: the default command is named (<c>harness run</c>, never a bare
+    /// <c>harness</c>), after the variables passed to the local services (<see cref="ServiceEnvironment"/>), which
+    /// change what is measured.
+    /// </summary>
+    internal static string CommandLine(ParseResult parse) => CommandLine(parse, ServiceEnvironment.Current());
+
+    internal static string CommandLine(ParseResult parse, IEnumerable<KeyValuePair<string, string>> serviceEnvironment)
     {
         var tokens = parse.Tokens.Select(t => t.Value).ToList();
         if (parse.CommandResult.Command is RootCommand)
@@ -186,7 +193,8 @@ internal static class HarnessCli
             tokens.Insert(0, "run");
         }
 
-        return string.Join(' ', ["harness", .. tokens]);
+        var variables = serviceEnvironment.Select(v => $"{ServiceEnvironment.Prefix}{v.Key}={v.Value}");
+        return string.Join(' ', [.. variables, "harness", .. tokens]);
     }
 
     internal static int Usage(IAnsiConsole console, string message)
