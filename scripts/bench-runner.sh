@@ -179,7 +179,7 @@ run_tool() {
   fi
   wait "$conns_pid"
   rps=$(awk -v n="$requests" -v s="$seconds" 'BEGIN { printf "%.0f", n / s }')
-  cpu=$(awk -v a="$(cat "$work/after")" -v b="$(cat "$work/before")" -v n="$requests" 'BEGIN { printf "%.3f", (a - b) / n * 1000 }')
+  cpu=$(awk -v a="$(cat "$work/after")" -v b="$(cat "$work/before")" -v n="$requests" 'BEGIN { printf "%.4f", (a - b) / n * 1000 }')
   conns=$(cat "$work/conns")
 }
 
@@ -218,7 +218,7 @@ run_harness() {
   read -r rps requests failures < <(awk -F, 'NR > 1 && $24 == 0 && $2 > 0 { n += $3; f += $4; s++ } END { printf "%.0f %d %d\n", n / s, n, f }' "$csv")
   [ "$failures" = 0 ] || { cat "$out" >&2; echo "error: the harness saw $failures failed requests" >&2; exit 5; }
   if [ -n "$first_n" ] && [ "$last_n" -gt "$first_n" ]; then
-    cpu=$(awk -v a="$last_cpu" -v b="$first_cpu" -v n=$((last_n - first_n)) 'BEGIN { printf "%.3f", (a - b) / n * 1000 }')
+    cpu=$(awk -v a="$last_cpu" -v b="$first_cpu" -v n=$((last_n - first_n)) 'BEGIN { printf "%.4f", (a - b) / n * 1000 }')
   else
     cpu="?"
   fi
@@ -279,7 +279,7 @@ for stack in ${stacks//,/ }; do
       for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
       return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
     }
-    function cpu(a, n) { return n ? sprintf("%.3f", median(a, n)) : "?" }
+    function cpu(a, n) { return n ? sprintf("%.4f", median(a, n)) : "?" }
     $1 == stack && $2 == "harness" { h[++nh] = $4; hr[$3] = $4; if ($5 != "?") hc[++nhc] = $5 }
     $1 == stack && $2 != "harness" { t[++nt] = $4; tr[$3] = $4; if ($5 != "?") tc[++ntc] = $5; tool = $2 }
     END {
