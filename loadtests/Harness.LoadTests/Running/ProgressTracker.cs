@@ -11,10 +11,9 @@ namespace Harness.LoadTests.Running;
 /// <remarks>
 /// <see cref="Record"/> is on every request's path, so it takes no lock: latencies go into HdrHistogram's
 /// <see cref="Recorder"/> (wait-free writers; <see cref="Next"/> swaps its interval histogram) and errors into an
-/// interlocked counter. The percentiles are therefore HdrHistogram's, not exact: the value at the percentile's rank
-/// (HdrHistogram rounds the rank to the nearest, not up), given as the top of its bucket, so at most 0.1 %
-/// (<see cref="SignificantDigits"/> digits) above that value and never below it. The run's recorded figures are the
-/// recorder's, not these.
+/// interlocked counter. The percentiles are therefore HdrHistogram's, not exact nearest ranks: the value at the
+/// percentile's rank given as the top of its bucket, at most 0.1 % (<see cref="SignificantDigits"/> digits) above it.
+/// The run's recorded figures are the recorder's, not these.
 /// </remarks>
 /// <param name="seriesDuration">One series' planned length, warm-up included, for the time left.</param>
 internal sealed class ProgressTracker(int seriesCount, TimeSpan seriesDuration)
