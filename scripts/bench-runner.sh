@@ -6,14 +6,16 @@
 #   gRPC: h2load (Debian's nghttp2-client), gRPC-framed POST to /harness.v1.HarnessService/Compute
 #   SOAP: wrk (Debian's wrk), a Lua script posting the SOAP envelope to /HarnessService.svc
 # Usage: scripts/bench-runner.sh [--concurrency N] [--duration S] [--warm-up S] [--repeat N] [--stacks grpc,soap]
-#                                [--mode threadpool|iocp|custompool] [--wrk-threads N]
+#                                [--mode threadpool|iocp|custompool] [--wrk-threads N] [--baseline WORKTREE]
+#   --baseline WORKTREE: in place of the C tool, the harness built from another checkout (e.g. a detached worktree of
+#   main), same order and figures: an A/B of the runner's own CPU per request, old build against this one.
 # The services and every load process share this machine's cores: the figures say how the runner compares with
 # a C client under the same conditions, not what the service could do alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-concurrency=32 duration=15 warm_up=10 repeat=2 stacks=grpc,soap mode=threadpool wrk_threads=1
+concurrency=32 duration=15 warm_up=10 repeat=2 stacks=grpc,soap mode=threadpool wrk_threads=1 baseline=""
 number() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || { echo "error: $1 '$2': takes a whole number of 1 or more." >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -24,14 +26,16 @@ while [ $# -gt 0 ]; do
     --wrk-threads) number "$1" "${2:-}"; wrk_threads=$2; shift 2 ;;
     --stacks) stacks=${2:-}; shift 2 ;;
     --mode) mode=${2:-}; shift 2 ;;
-    -h|--help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    *) echo "error: unknown option '$1'; valid: --concurrency, --duration, --warm-up, --repeat, --stacks, --mode, --wrk-threads." >&2; exit 2 ;;
+    --baseline) baseline=${2:-}; shift 2 ;;
+    -h|--help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) echo "error: unknown option '$1'; valid: --concurrency, --duration, --warm-up, --repeat, --stacks, --mode, --wrk-threads, --baseline." >&2; exit 2 ;;
   esac
 done
 for s in ${stacks//,/ }; do
   case "$s" in grpc|soap) ;; *) echo "error: --stacks '$stacks': valid values are grpc, soap." >&2; exit 2 ;; esac
 done
 case "$mode" in threadpool|iocp|custompool) ;; *) echo "error: --mode '$mode': valid values are threadpool, iocp, custompool." >&2; exit 2 ;; esac
+[ -z "$baseline" ] || [ -f "$baseline/loadtests/Harness.LoadTests/Harness.LoadTests.csproj" ] || { echo "error: --baseline '$baseline': takes a checkout of this repository (a directory holding loadtests/Harness.LoadTests)." >&2; exit 2; }
 [ "$wrk_threads" -le "$concurrency" ] || { echo "error: --wrk-threads $wrk_threads: at most --concurrency ($concurrency)." >&2; exit 2; }
 
 # The C tools: installed with apt when missing and run as root, otherwise a message naming the package.
@@ -52,6 +56,11 @@ need wrk wrk
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 dotnet build "$root/loadtests/Harness.LoadTests" -c Release -warnaserror --nologo -v quiet >/dev/null
 bin="$root/loadtests/Harness.LoadTests/bin/Release/net10.0"
+if [ -n "$baseline" ]; then
+  baseline=$(cd "$baseline" && pwd)
+  dotnet build "$baseline/loadtests/Harness.LoadTests" -c Release -warnaserror --nologo -v quiet >/dev/null
+  baseline_bin="$baseline/loadtests/Harness.LoadTests/bin/Release/net10.0"
+fi
 
 work=$(mktemp -d)
 pids=()
@@ -170,21 +179,22 @@ run_tool() {
   fi
   wait "$conns_pid"
   rps=$(awk -v n="$requests" -v s="$seconds" 'BEGIN { printf "%.0f", n / s }')
-  cpu=$(awk -v a="$(cat "$work/after")" -v b="$(cat "$work/before")" -v n="$requests" 'BEGIN { printf "%.3f", (a - b) / n * 1000 }')
+  cpu=$(awk -v a="$(cat "$work/after")" -v b="$(cat "$work/before")" -v n="$requests" 'BEGIN { printf "%.4f", (a - b) / n * 1000 }')
   conns=$(cat "$work/conns")
 }
 
-# run_harness STACK PORT ADMIN: one harness run against the running service; sets rps, requests, cpu, conns.
+# run_harness STACK PORT ADMIN [BIN]: one harness run (of BIN's build, this one's by default) against the running
+# service; sets rps, requests, cpu, conns.
 # CPU is read from /proc at the progress lines (every 5 s) between the end of the warm-up and the end of the load,
 # so the runner's start-up, JIT warm-up, lone-call ideal and report are left out, as the C tools have none of them.
 run_harness() {
-  local stack=$1 port=$2 admin=$3 target out="$work/harness.out" fifo="$work/harness.fifo" hpid line
+  local stack=$1 port=$2 admin=$3 harness_bin=${4:-$bin} target out="$work/harness.out" fifo="$work/harness.fifo" hpid line
   local first_cpu="" first_n="" last_cpu="" last_n=""
   conns_pid=""
   if [ "$stack" = grpc ]; then target="grpc=http://127.0.0.1:$port"; else target="soap=http://127.0.0.1:$port,metrics=http://127.0.0.1:$admin"; fi
   rm -rf "$work/runs" "$fifo" "$work/conns"
   mkfifo "$fifo"
-  dotnet "$bin/harness.dll" run --profile "$work/closed.json" --target "$target" --operations compute --iterations 1 \
+  dotnet "$harness_bin/harness.dll" run --profile "$work/closed.json" --target "$target" --operations compute --iterations 1 \
     --warm-up "${warm_up}s" --mode-label "$mode" --output "$work/runs" >"$fifo" 2>&1 &
   hpid=$!
   : >"$out"
@@ -208,7 +218,7 @@ run_harness() {
   read -r rps requests failures < <(awk -F, 'NR > 1 && $24 == 0 && $2 > 0 { n += $3; f += $4; s++ } END { printf "%.0f %d %d\n", n / s, n, f }' "$csv")
   [ "$failures" = 0 ] || { cat "$out" >&2; echo "error: the harness saw $failures failed requests" >&2; exit 5; }
   if [ -n "$first_n" ] && [ "$last_n" -gt "$first_n" ]; then
-    cpu=$(awk -v a="$last_cpu" -v b="$first_cpu" -v n=$((last_n - first_n)) 'BEGIN { printf "%.3f", (a - b) / n * 1000 }')
+    cpu=$(awk -v a="$last_cpu" -v b="$first_cpu" -v n=$((last_n - first_n)) 'BEGIN { printf "%.4f", (a - b) / n * 1000 }')
   else
     cpu="?"
   fi
@@ -241,6 +251,7 @@ for stack in ${stacks//,/ }; do
     check_soap "$port"
     tool=wrk
   fi
+  [ -z "$baseline" ] || tool=baseline
   # Warm the service (JIT, thread injection) before anything is measured.
   run_tool "$stack" "$port" 5
   for r in $(seq 1 "$repeat"); do
@@ -248,7 +259,8 @@ for stack in ${stacks//,/ }; do
     if [ $((r % 2)) = 1 ]; then order="tool harness"; else order="harness tool"; fi
     for who in $order; do
       ok0=$(counter "$admin" completed) failed0=$(counter "$admin" failed)
-      if [ "$who" = tool ]; then run_tool "$stack" "$port" "$duration"; name=$tool; else run_harness "$stack" "$port" "$admin"; name=harness; fi
+      if [ "$who" = tool ] && [ -n "$baseline" ]; then run_harness "$stack" "$port" "$admin" "$baseline_bin"; name=$tool
+      elif [ "$who" = tool ]; then run_tool "$stack" "$port" "$duration"; name=$tool; else run_harness "$stack" "$port" "$admin"; name=harness; fi
       verify "$name" "$admin" "$ok0" "$failed0"
       printf '%-5s %-8s %3s %10s %14s %6s  %s\n' "$stack" "$name" "$r" "$rps" "$cpu" "$conns" "$(date -u +%H:%M:%S)"
       echo "$stack $name $r $rps $cpu" >>"$results"
@@ -260,14 +272,14 @@ for stack in ${stacks//,/ }; do
 done
 echo "machine load after: $(uptime | sed 's/.*load average/load average/')"
 echo
-echo "harness ÷ C tool (median req/s of each; each repetition's ratio in brackets)"
+echo "harness ÷ ${baseline:+baseline (}${baseline:-C tool}${baseline:+)} (median req/s of each; each repetition's ratio in brackets)"
 for stack in ${stacks//,/ }; do
-  awk -v stack="$stack" '
+  awk -v stack="$stack" -v ab="${baseline:+1}" '
     function median(a, n,   i, j, t) {
       for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
       return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
     }
-    function cpu(a, n) { return n ? sprintf("%.3f", median(a, n)) : "?" }
+    function cpu(a, n) { return n ? sprintf("%.4f", median(a, n)) : "?" }
     $1 == stack && $2 == "harness" { h[++nh] = $4; hr[$3] = $4; if ($5 != "?") hc[++nhc] = $5 }
     $1 == stack && $2 != "harness" { t[++nt] = $4; tr[$3] = $4; if ($5 != "?") tc[++ntc] = $5; tool = $2 }
     END {
@@ -275,6 +287,6 @@ for stack in ${stacks//,/ }; do
       for (r = 1; r <= nh; r++) pairs = pairs sprintf("%s%.2f", r > 1 ? ", " : "", hr[r] / tr[r])
       ratio = median(h, nh) / median(t, nt)
       printf "%-5s harness %.0f req/s ÷ %s %.0f req/s = %.2f  [%s]  CPU s per 1,000 requests: harness %s, %s %s  %s\n",
-        stack, median(h, nh), tool, median(t, nt), ratio, pairs, cpu(hc, nhc), tool, cpu(tc, ntc), (ratio >= 0.5 ? "(goal ≥ 0.5 met)" : "(below the goal of 0.5)")
+        stack, median(h, nh), tool, median(t, nt), ratio, pairs, cpu(hc, nhc), tool, cpu(tc, ntc), (ab ? "" : ratio >= 0.5 ? "(goal ≥ 0.5 met)" : "(below the goal of 0.5)")
     }' "$results"
 done
