@@ -2,6 +2,7 @@ using System.Diagnostics;
 using Harness.LoadTests.Cli;
 using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Recording;
+using Harness.Metrics;
 
 namespace Harness.LoadTests.Tests.Containers;
 
@@ -43,8 +44,11 @@ public sealed class MatrixTests
             && s.Server.GetValueOrDefault(ServerMetrics.ContainerCpuPeriodsTotal) > 0);
         Assert.Contains(timeline, s => s.Server.GetValueOrDefault(ServerMetrics.ContainerMemoryLimitBytes) == 256 << 20);
 
-        // Its own /metrics were scraped too, on the dedicated port (Listen__MetricsPort) the container was given.
-        Assert.Contains(timeline, s => ServerMetrics.HasTarget(s.Server));
+        // Its own /metrics were scraped too, on the dedicated port (Listen__MetricsPort) the container was given. The
+        // container stats above share these samples (any of them passes HasTarget), so look for what only the service
+        // writes: its harness_info, naming the stack and the mode.
+        Assert.Contains(timeline, s => s.Server.Keys.Any(k => ServerMetrics.NameOf(k) == MetricNames.Info
+            && ServerMetrics.LabelOf(k, MetricNames.ServiceLabel) == "grpc" && ServerMetrics.LabelOf(k, MetricNames.ModeLabel) == "iocp"));
 
         // Nothing this run started is left behind.
         Assert.Empty(await Docker.ContainersLabelledAsync($"harness.run={RunIdIn(text)}"));
