@@ -15,4 +15,11 @@ public sealed record ScenarioResult(
     /// show this count next to the latencies.
     /// </summary>
     public long MissedStarts { get; init; }
+
+    /// <summary>
+    /// Requests still in flight when the run gave up on them (the drain ran out, or the caller cancelled): cancelled
+    /// or left behind, they are in neither <see cref="Requests"/> nor <see cref="Failures"/>, so a report should say
+    /// how many there were: a target too slow to answer within the run is otherwise indistinguishable from no load.
+    /// </summary>
+    public long Abandoned { get; init; }
 }

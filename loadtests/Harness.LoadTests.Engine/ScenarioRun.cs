@@ -27,6 +27,7 @@ internal sealed class ScenarioRun
     private long _requests;
     private long _failures;
     private long _inFlight;
+    private long _abandoned;
     private long _workers;
     private int _draining;
     private int _closed;
@@ -89,6 +90,9 @@ internal sealed class ScenarioRun
             Cancelled: Volatile.Read(ref _callerCancelled) != 0)
         {
             MissedStarts = _driver.MissedStarts,
+
+            // Those cancelled at the end and those that ignored the cancellation and never returned.
+            Abandoned = Interlocked.Read(ref _abandoned) + Interlocked.Read(ref _inFlight),
         };
     }
 
@@ -128,10 +132,17 @@ internal sealed class ScenarioRun
         }
 
         var endTimestamp = Stopwatch.GetTimestamp();
-        Interlocked.Decrement(ref _inFlight);
 
-        // A request the engine cancelled at the end failed because of the engine, not the target.
-        if (cancelledByEngine || (!result.IsSuccess && _requestToken.IsCancellationRequested) || Volatile.Read(ref _closed) != 0)
+        // A request the engine cancelled at the end failed because of the engine, not the target: it is abandoned,
+        // counted apart (before it leaves the in-flight count, so that the result never misses it).
+        var abandoned = cancelledByEngine || (!result.IsSuccess && _requestToken.IsCancellationRequested) || Volatile.Read(ref _closed) != 0;
+        if (abandoned)
+        {
+            Interlocked.Increment(ref _abandoned);
+        }
+
+        Interlocked.Decrement(ref _inFlight);
+        if (abandoned)
         {
             return result;
         }

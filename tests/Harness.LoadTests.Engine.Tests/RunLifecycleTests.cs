@@ -50,6 +50,7 @@ public sealed class RunLifecycleTests
         Assert.Equal(2, result.Requests);
         Assert.Equal(0, result.Failures);
         Assert.Equal(2, cancelledSteps);
+        Assert.Equal(2, result.Abandoned);
         Assert.InRange(result.Elapsed, S(0.65), S(1.2));
         Assert.False(result.Cancelled);
     }
@@ -71,7 +72,27 @@ public sealed class RunLifecycleTests
         Assert.True(watch.Elapsed < S(1.5), $"took {watch.Elapsed}");
         Assert.Equal(0, result.Requests);
         Assert.Equal(0, result.Failures);
+        Assert.Equal(3, result.Abandoned);
         Assert.Empty(observer.Samples);
+    }
+
+    [Fact]
+    public async Task Requests_ignoring_the_cancellation_after_the_drain_are_counted_as_abandoned()
+    {
+        var observer = new RecordingObserver();
+        var options = new LoadRunnerOptions { DrainTimeout = S(0.2) };
+        var never = new TaskCompletionSource<StepResult>(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        var result = await Run(
+            ctx => ctx.InvocationNumber < 2 ? Task.FromResult(StepResult.Ok()) : never.Task,
+            observer,
+            options,
+            stages: new LoadSimulation.KeepConstant(2, S(0.3)));
+
+        Assert.Equal(2, result.Requests);
+        Assert.Equal(0, result.Failures);
+        Assert.Equal(2, result.Abandoned);
+        Assert.Equal(2, observer.Samples.Count);
     }
 
     [Fact]

@@ -93,8 +93,15 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             run.Recorder.RecordEvent(new RunEvent(run.Clock.Elapsed.TotalSeconds, "note", seriesId, $"stopped after {stopped.Failures} failures (--max-failures)"));
         }
 
+        var abandoned = results.Sum(r => r.Abandoned);
+        if (abandoned > 0)
+        {
+            run.Recorder.RecordEvent(new RunEvent(run.Clock.Elapsed.TotalSeconds, "note", seriesId,
+                $"{abandoned} requests still in flight at the end were given up (cancelled after the drain): they are in neither the requests nor the failures"));
+        }
+
         console.MarkupLineInterpolated(
-            $"  {seriesId}: {results.Sum(r => r.Requests)} requests, {results.Sum(r => r.Failures)} failed, {run.Clock.Elapsed.TotalSeconds - offset:F0} s{WarmUpNote(load)}");
+            $"  {seriesId}: {results.Sum(r => r.Requests)} requests, {results.Sum(r => r.Failures)} failed, {run.Clock.Elapsed.TotalSeconds - offset:F0} s{WarmUpNote(load)}{AbandonedNote(abandoned)}");
         cancellationToken.ThrowIfCancellationRequested();
 
         // After the load, never during it: the service is as warm as the series made it, and idle.
@@ -123,6 +130,9 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             new LoadRunnerOptions { MaxFailures = options.MaxFailures, Backoff = options.Measurement.Backoff },
             cancellationToken);
     }
+
+    private static string AbandonedNote(long abandoned) =>
+        abandoned == 0 ? "" : $", {abandoned} given up in flight at the end";
 
     private static string WarmUpNote(SeriesLoad load) =>
         load.WarmUp.Count == 0 ? "" : load.WarmUpRunsApart ? " (a warm-up burst first)" : $" ({load.WarmUpLength.TotalSeconds:0.#} s of warm-up)";
