@@ -1,7 +1,7 @@
 # Every harness image from one file, built from the repository root. PROJECT is the project to publish; the target
 # picks the image's shape: `service` for the stub and the two sample services, `runner` for the harness command.
-#   docker build --build-arg PROJECT=services/Harness.SoapService --build-arg PORT=5081 --target service -t harness/soap .
-#   docker build --build-arg PROJECT=services/Harness.GrpcService --build-arg PORT=5082 --build-arg ADMIN_PORT=5083 --target service -t harness/grpc .
+#   docker build --build-arg PROJECT=services/Harness.SoapService --build-arg PORT=5081 --build-arg METRICS_PORT=5084 --target service -t harness/soap .
+#   docker build --build-arg PROJECT=services/Harness.GrpcService --build-arg PORT=5082 --build-arg ADMIN_PORT=5083 --build-arg METRICS_PORT=5084 --target service -t harness/grpc .
 #   docker build --build-arg PROJECT=services/Harness.ThirdPartyStub --build-arg PORT=5080 --target service -t harness/stub .
 #   docker build --build-arg PROJECT=loadtests/Harness.LoadTests --target runner -t harness/runner .
 # scripts/build-images.sh builds all four. Where no registry is reachable, pass the local base images
@@ -65,14 +65,16 @@ ENTRYPOINT ["/app/start"]
 CMD ["--help"]
 
 # The stub and the sample services: listen on every interface, on PORT (and ADMIN_PORT, the gRPC service's
-# HTTP/1.1 port for /healthz and /metrics). The compose healthcheck reads these variables.
+# HTTP/1.1 port for /healthz and /metrics; METRICS_PORT, the /metrics that a starved ThreadPool cannot silence).
+# The compose healthcheck reads these variables.
 FROM ${RUNTIME_IMAGE} AS service
 ARG PORT
 ARG ADMIN_PORT=
+ARG METRICS_PORT=
 WORKDIR /app
 RUN test -n "$PORT" || { echo "error: pass --build-arg PORT=<the service's port>, e.g. 5081" >&2; exit 2; }
 COPY --from=build /app .
-ENV Listen__Address=0.0.0.0 Listen__Port=${PORT} Listen__AdminPort=${ADMIN_PORT}
-EXPOSE ${PORT} ${ADMIN_PORT}
+ENV Listen__Address=0.0.0.0 Listen__Port=${PORT} Listen__AdminPort=${ADMIN_PORT} Listen__MetricsPort=${METRICS_PORT}
+EXPOSE ${PORT} ${ADMIN_PORT} ${METRICS_PORT}
 USER $APP_UID
 ENTRYPOINT ["/app/start"]

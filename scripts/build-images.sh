@@ -51,8 +51,8 @@ build() {
 
 mkdir -p artifacts
 build stub services/Harness.ThirdPartyStub service --build-arg PORT=5080
-build soap services/Harness.SoapService service --build-arg PORT=5081
-build grpc services/Harness.GrpcService service --build-arg PORT=5082 --build-arg ADMIN_PORT=5083
+build soap services/Harness.SoapService service --build-arg PORT=5081 --build-arg METRICS_PORT=5084
+build grpc services/Harness.GrpcService service --build-arg PORT=5082 --build-arg ADMIN_PORT=5083 --build-arg METRICS_PORT=5084
 build runner loadtests/Harness.LoadTests runner
 
 docker image ls --format '{{.Repository}}:{{.Tag}}\t{{.Size}}' | grep "^harness/.*:$tag" | sort
