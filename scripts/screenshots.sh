@@ -36,7 +36,7 @@ run live --live --modes iocp --time-scale 0.5 "$@" >/dev/null &
 runner=$!
 for _ in $(seq 180); do grep -q '^\[1/' "$work/live.log" 2>/dev/null && break; sleep 1; done
 url="$(grep -o 'http://127.0.0.1:[0-9]*/' "$work/live.log" | head -1)"
-shoot "$url" "$images/live.png" 1200 900 || echo "warning: no picture of the live page" >&2
+shoot "$url" "$images/live.png" 1200 1250 || echo "warning: no picture of the live page" >&2
 wait "$runner"
 CI=true "$root/scripts/harness.sh" compare "$a" "$b" --output "$work/compare" >/dev/null
 
