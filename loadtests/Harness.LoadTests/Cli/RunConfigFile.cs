@@ -107,7 +107,7 @@ internal static class RunConfigFile
                 string profile when option == options.Profile => LoadProfile.BuiltInNames.Contains(profile, StringComparer.OrdinalIgnoreCase)
                     ? JsonValue.Create(profile.ToLowerInvariant())
                     : JsonNode.Parse(LoadProfile.Load(profile).ToJson()),
-                string list when Lists.Contains(option.Name) => new JsonArray([.. SplitList(list).Select(v => (JsonNode?)JsonValue.Create(v))]),
+                string list when Lists.Contains(option.Name) => new JsonArray([.. RunCommandOptions.SplitList(list).Select(v => (JsonNode?)JsonValue.Create(v))]),
                 string text => JsonValue.Create(text),
                 string[] items => new JsonArray([.. items.Select(v => (JsonNode?)JsonValue.Create(v))]),
                 bool flag => JsonValue.Create(flag),
@@ -135,9 +135,6 @@ internal static class RunConfigFile
         var words = optionName.TrimStart('-').Split('-');
         return words[0] + string.Concat(words.Skip(1).Select(w => char.ToUpperInvariant(w[0]) + w[1..]));
     }
-
-    private static List<string> SplitList(string value) =>
-        [.. value.Split([',', ' '], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)];
 
     private static JsonObject Read(string path)
     {
