@@ -55,6 +55,27 @@ public sealed class ProgressTrackerTests
     }
 
     [Fact]
+    public void TheWarmUpsEnd_IsWhereTheMeasuredPartStarts_OnceItIsKnown()
+    {
+        // The live page shades the warm-up up to it (Live/live.js), not to the last second flagged warm-up.
+        var shared = Started("soap-compute-iocp", 30 * S);
+        shared.StartScenario(0, 10 * S, TimeSpan.Zero);
+        var apart = Started("grpc-compute-threadpool", 25 * S);
+        apart.StartScenario(0, TimeSpan.MaxValue, 20 * S);
+
+        var sharedWarm = shared.Next(Progress(second: 9, duration: 30 * S));
+        var sharedMeasured = shared.Next(Progress(second: 11, duration: 30 * S));
+        var burst = apart.Next(Progress(second: 2, duration: 3 * S));
+        apart.StartScenario(4, TimeSpan.Zero, TimeSpan.Zero);
+        var measured = apart.Next(Progress(second: 1, duration: 20 * S));
+
+        Assert.Equal(10, sharedWarm.WarmUpEnd);
+        Assert.Equal(10, sharedMeasured.WarmUpEnd);
+        Assert.Null(burst.WarmUpEnd);
+        Assert.Equal(4, measured.WarmUpEnd);
+    }
+
+    [Fact]
     public void TheLastSecond_GivesPercentilesOfItsSuccesses_AndItsErrors_ThenStartsAfresh()
     {
         var tracker = Started("grpc-compute-iocp", 60 * S);
