@@ -52,27 +52,22 @@ public sealed class ProgressTrackerTests
         Assert.False(measured.WarmUp);
         Assert.Equal(4, measured.Second);
         Assert.Contains("00:01/00:20", measured.ToLine(), StringComparison.Ordinal);
+        Assert.Null(warm.WarmUpEnd);
+        Assert.Equal(3, measured.WarmUpEnd);
     }
 
     [Fact]
-    public void TheWarmUpsEnd_IsWhereTheMeasuredPartStarts_OnceItIsKnown()
+    public void AWarmUpSharingTheScenario_EndsWhereTheMeasuredPartStarts_BeforeAndAfterIt()
     {
-        // The live page shades the warm-up up to it (Live/live.js), not to the last second flagged warm-up.
-        var shared = Started("soap-compute-iocp", 30 * S);
-        shared.StartScenario(0, 10 * S, TimeSpan.Zero);
-        var apart = Started("grpc-compute-threadpool", 25 * S);
-        apart.StartScenario(0, TimeSpan.MaxValue, 20 * S);
+        // The live page shades the warm-up up to WarmUpEnd (Live/live.js), not to the last second flagged warm-up.
+        var tracker = Started("soap-compute-iocp", 30 * S);
+        tracker.StartScenario(0, 10 * S, TimeSpan.Zero);
 
-        var sharedWarm = shared.Next(Progress(second: 9, duration: 30 * S));
-        var sharedMeasured = shared.Next(Progress(second: 11, duration: 30 * S));
-        var burst = apart.Next(Progress(second: 2, duration: 3 * S));
-        apart.StartScenario(4, TimeSpan.Zero, TimeSpan.Zero);
-        var measured = apart.Next(Progress(second: 1, duration: 20 * S));
+        var warm = tracker.Next(Progress(second: 9, duration: 30 * S));
+        var measured = tracker.Next(Progress(second: 11, duration: 30 * S));
 
-        Assert.Equal(10, sharedWarm.WarmUpEnd);
-        Assert.Equal(10, sharedMeasured.WarmUpEnd);
-        Assert.Null(burst.WarmUpEnd);
-        Assert.Equal(4, measured.WarmUpEnd);
+        Assert.Equal(10, warm.WarmUpEnd);
+        Assert.Equal(10, measured.WarmUpEnd);
     }
 
     [Fact]
