@@ -14,8 +14,7 @@ public sealed class ProgressTrackerTests
     {
         // The reported bug: 01:00:10 printed as mm:ss read "00:25/00:10", the warm-up's length as the total.
         var load = SeriesLoad.Create(LoadProfile.Load("soak").WithDuration(TimeSpan.FromMinutes(60)).ToSimulations(), 10 * S);
-        var tracker = new ProgressTracker(seriesCount: 2, load.Duration);
-        tracker.StartSeries(0, "grpc-call-third-party-threadpool");
+        var tracker = Started("grpc-call-third-party-threadpool", load.Duration, seriesCount: 2);
         tracker.StartScenario(0, load.WarmUpLength, TimeSpan.Zero);
 
         var second = tracker.Next(Progress(second: 25, duration: load.Duration));
@@ -30,8 +29,7 @@ public sealed class ProgressTrackerTests
     [Fact]
     public void DuringTheWarmUp_TheLineSaysSo_AndTimesTheWarmUp()
     {
-        var tracker = new ProgressTracker(seriesCount: 1, 30 * S);
-        tracker.StartSeries(0, "soap-compute-iocp");
+        var tracker = Started("soap-compute-iocp", 30 * S);
         tracker.StartScenario(0, 10 * S, TimeSpan.Zero);
 
         var line = tracker.Next(Progress(second: 4, duration: 30 * S)).ToLine();
@@ -42,8 +40,7 @@ public sealed class ProgressTrackerTests
     [Fact]
     public void AWarmUpBurstApart_ThenTheMeasuredScenario_CountsTheSeriesSecondsOnOneTimeline()
     {
-        var tracker = new ProgressTracker(seriesCount: 1, 25 * S);
-        tracker.StartSeries(0, "grpc-compute-threadpool");
+        var tracker = Started("grpc-compute-threadpool", 25 * S);
         tracker.StartScenario(0, TimeSpan.MaxValue, 20 * S);
         var warm = tracker.Next(Progress(second: 2, duration: 3 * S));
         tracker.StartScenario(3, TimeSpan.Zero, TimeSpan.Zero);
@@ -55,13 +52,28 @@ public sealed class ProgressTrackerTests
         Assert.False(measured.WarmUp);
         Assert.Equal(4, measured.Second);
         Assert.Contains("00:01/00:20", measured.ToLine(), StringComparison.Ordinal);
+        Assert.Null(warm.WarmUpEnd);
+        Assert.Equal(3, measured.WarmUpEnd);
+    }
+
+    [Fact]
+    public void AWarmUpSharingTheScenario_EndsWhereTheMeasuredPartStarts_BeforeAndAfterIt()
+    {
+        // The live page shades the warm-up up to WarmUpEnd (Live/live.js), not to the last second flagged warm-up.
+        var tracker = Started("soap-compute-iocp", 30 * S);
+        tracker.StartScenario(0, 10 * S, TimeSpan.Zero);
+
+        var warm = tracker.Next(Progress(second: 9, duration: 30 * S));
+        var measured = tracker.Next(Progress(second: 11, duration: 30 * S));
+
+        Assert.Equal(10, warm.WarmUpEnd);
+        Assert.Equal(10, measured.WarmUpEnd);
     }
 
     [Fact]
     public void TheLastSecond_GivesPercentilesOfItsSuccesses_AndItsErrors_ThenStartsAfresh()
     {
-        var tracker = new ProgressTracker(seriesCount: 1, 60 * S);
-        tracker.StartSeries(0, "grpc-compute-iocp");
+        var tracker = Started("grpc-compute-iocp", 60 * S);
         for (var ms = 1; ms <= 100; ms++)
         {
             tracker.Record(TimeSpan.FromMilliseconds(ms), success: true);
@@ -89,8 +101,7 @@ public sealed class ProgressTrackerTests
     public void RequestsRecordedOnManyThreadsAtOnce_AreAllCounted_InTheSecondThatTakesThem()
     {
         // Record takes no lock: every success and every error recorded concurrently must still be counted once.
-        var tracker = new ProgressTracker(seriesCount: 1, 60 * S);
-        tracker.StartSeries(0, "grpc-compute-threadpool");
+        var tracker = Started("grpc-compute-threadpool", 60 * S);
         const int Threads = 8, PerThread = 20_000;
 
         Parallel.For(0, Threads, new ParallelOptions { MaxDegreeOfParallelism = Threads }, t =>
@@ -120,8 +131,7 @@ public sealed class ProgressTrackerTests
     public void APercentile_IsTheValueOfItsRank_WithinThePrecisionOfHdrHistogram(double ms)
     {
         // Spread over three decades below the value, so that the rank picks it out of many buckets.
-        var tracker = new ProgressTracker(seriesCount: 1, 60 * S);
-        tracker.StartSeries(0, "soap-compute-iocp");
+        var tracker = Started("soap-compute-iocp", 60 * S);
         for (var i = 0; i < 98; i++)
         {
             tracker.Record(TimeSpan.FromMilliseconds(ms / (1 + (i % 10))), success: true);
@@ -140,8 +150,7 @@ public sealed class ProgressTrackerTests
     [Fact]
     public void ANewScenario_DropsWhatTheLastOneRecordedSinceItsLastSecond()
     {
-        var tracker = new ProgressTracker(seriesCount: 1, 60 * S);
-        tracker.StartSeries(0, "grpc-compute-iocp");
+        var tracker = Started("grpc-compute-iocp", 60 * S);
         tracker.Record(TimeSpan.FromMilliseconds(900), success: true);
         tracker.Record(TimeSpan.FromMilliseconds(900), success: false);
         tracker.StartScenario(3, TimeSpan.Zero, TimeSpan.Zero);
@@ -157,8 +166,7 @@ public sealed class ProgressTrackerTests
     [Fact]
     public void TheServersThreads_AreTheLastScraped_UntilTheNextSeries()
     {
-        var tracker = new ProgressTracker(seriesCount: 2, 60 * S);
-        tracker.StartSeries(0, "grpc-compute-iocp");
+        var tracker = Started("grpc-compute-iocp", 60 * S, seriesCount: 2);
         var before = tracker.Next(Progress(second: 1, duration: 60 * S));
         tracker.RecordServerThreads(21);
         tracker.RecordServerThreads(23);
@@ -180,6 +188,14 @@ public sealed class ProgressTrackerTests
     [InlineData(3725, 7200, "01:02:05")]
     public void Clock_ShowsHoursWhenTheTotalReachesAnHour(int seconds, int totalSeconds, string expected) =>
         Assert.Equal(expected, ProgressSecond.Clock(TimeSpan.FromSeconds(seconds), TimeSpan.FromSeconds(totalSeconds)));
+
+    /// <summary>A tracker whose first series has started.</summary>
+    private static ProgressTracker Started(string seriesId, TimeSpan seriesDuration, int seriesCount = 1)
+    {
+        var tracker = new ProgressTracker(seriesCount, seriesDuration);
+        tracker.StartSeries(0, seriesId);
+        return tracker;
+    }
 
     private static LoadProgress Progress(int second, TimeSpan duration, long requests = 0, long failures = 0) =>
         new("s", second, TimeSpan.FromSeconds(second), duration, Users: 10, RequestsInFlight: 0, requests, failures);

@@ -177,10 +177,13 @@ internal sealed class RunCommandOptions
 
     private static LoadProfile Load(string nameOrPath) => Guard(() => LoadProfile.Load(nameOrPath));
 
+    /// <summary>The items of a list option (<c>--stacks</c>, <c>--operations</c>, <c>--modes</c>), as typed.</summary>
+    internal static string[] SplitList(string value) =>
+        value.Split(ListSeparators, StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+
     private static List<string> List(string value, string option, IReadOnlyCollection<string> valid, bool distinct = true)
     {
-        var listed = value.Split(ListSeparators, StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
-            .Select(v => v.ToLowerInvariant());
+        var listed = SplitList(value).Select(v => v.ToLowerInvariant());
         var items = (distinct ? listed.Distinct() : listed).ToList();
         var unknown = items.Where(i => !valid.Contains(i, StringComparer.OrdinalIgnoreCase)).ToList();
         if (items.Count == 0 || unknown.Count > 0)

@@ -107,7 +107,7 @@ internal static class RunConfigFile
                 string profile when option == options.Profile => LoadProfile.BuiltInNames.Contains(profile, StringComparer.OrdinalIgnoreCase)
                     ? JsonValue.Create(profile.ToLowerInvariant())
                     : JsonNode.Parse(LoadProfile.Load(profile).ToJson()),
-                string list when Lists.Contains(option.Name) => new JsonArray([.. SplitList(list).Select(v => (JsonNode?)JsonValue.Create(v))]),
+                string list when Lists.Contains(option.Name) => new JsonArray([.. RunCommandOptions.SplitList(list).Select(v => (JsonNode?)JsonValue.Create(v))]),
                 string text => JsonValue.Create(text),
                 string[] items => new JsonArray([.. items.Select(v => (JsonNode?)JsonValue.Create(v))]),
                 bool flag => JsonValue.Create(flag),
@@ -135,9 +135,6 @@ internal static class RunConfigFile
         var words = optionName.TrimStart('-').Split('-');
         return words[0] + string.Concat(words.Skip(1).Select(w => char.ToUpperInvariant(w[0]) + w[1..]));
     }
-
-    private static List<string> SplitList(string value) =>
-        [.. value.Split([',', ' '], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)];
 
     private static JsonObject Read(string path)
     {
@@ -171,8 +168,7 @@ internal static class RunConfigFile
         {
             _ when key == "profile" && kind == JsonValueKind.Object => value!.ToJsonString(),
             _ when type == typeof(string) && kind == JsonValueKind.String => value!.GetValue<string>(),
-            _ when Lists.Contains(option.Name) && kind == JsonValueKind.Array && value!.AsArray().All(i => i?.GetValueKind() == JsonValueKind.String) =>
-                string.Join(',', value.AsArray().Select(i => i!.GetValue<string>())),
+            _ when Lists.Contains(option.Name) && Strings(value) is { } items => string.Join(',', items),
             _ when type == typeof(bool) && kind is JsonValueKind.True or JsonValueKind.False => kind == JsonValueKind.True ? "true" : "false",
             _ when type == typeof(double) && kind == JsonValueKind.Number => value!.GetValue<double>().ToString("R", CultureInfo.InvariantCulture),
             _ when (type == typeof(int) || type == typeof(long)) && kind == JsonValueKind.Number && value!.AsValue().TryGetValue<long>(out var whole) =>
@@ -189,18 +185,23 @@ internal static class RunConfigFile
             return [value!.GetValue<string>()];
         }
 
-        if (type == typeof(string[]) && kind == JsonValueKind.Array && value!.AsArray().All(i => i?.GetValueKind() == JsonValueKind.String))
+        if (type == typeof(string[]) && Strings(value) is { } repeated)
         {
-            return value.AsArray().Select(i => i!.GetValue<string>());
+            return repeated;
         }
 
         throw new UsageException($"--config {path}: key \"{key}\" takes {Takes(key, type, option)}, not {value?.ToJsonString() ?? "null"}; {option.Description}");
     }
 
+    /// <summary>The items of an array of strings; null for any other value.</summary>
+    private static string[]? Strings(JsonNode? value) =>
+        value?.GetValueKind() == JsonValueKind.Array && value.AsArray().All(i => i?.GetValueKind() == JsonValueKind.String)
+            ? [.. value.AsArray().Select(i => i!.GetValue<string>())]
+            : null;
+
     private static string Takes(string key, Type type, Option option) =>
         key == "profile" ? "a string (a built-in name or a file) or a profile object"
-        : Lists.Contains(option.Name) ? "an array of strings"
-        : type == typeof(string[]) ? "an array of strings"
+        : Lists.Contains(option.Name) || type == typeof(string[]) ? "an array of strings"
         : type == typeof(bool) ? "true or false"
         : type == typeof(double) ? "a number"
         : type == typeof(int) || type == typeof(long) ? "a whole number"

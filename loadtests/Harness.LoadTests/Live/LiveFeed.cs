@@ -107,9 +107,12 @@ internal sealed class LiveFeed
 /// <param name="Received">How many seconds of the series the page holds once it has added <paramref name="Seconds"/>.</param>
 internal sealed record LiveUpdate(string? Series, int SeriesIndex, int Received, IReadOnlyList<LiveSecond> Seconds, bool Ended);
 
-/// <summary>One second as the page plots it; latencies in ms (null: no success that second); the server's threads as last scraped (null: none yet).</summary>
-internal sealed record LiveSecond(int T, bool WarmUp, int Users, double Rps, long Errors, double? P50, double? P99, double? Threads, string Line)
+/// <summary>
+/// One second as the page plots it; latencies in ms (null: no success that second); the server's threads as last scraped
+/// (null: none yet); where the warm-up ends (<see cref="ProgressSecond.WarmUpEnd"/>).
+/// </summary>
+internal sealed record LiveSecond(int T, bool WarmUp, int Users, double Rps, long Errors, double? P50, double? P99, double? Threads, double? WarmUpEnd, string Line)
 {
     public static LiveSecond Of(ProgressSecond s) =>
-        new(s.Second, s.WarmUp, s.Users, s.RequestsPerSecond, s.Errors, s.P50Ms, s.P99Ms, s.ServerThreads, s.ToLine());
+        new(s.Second, s.WarmUp, s.Users, s.RequestsPerSecond, s.Errors, s.P50Ms, s.P99Ms, s.ServerThreads, s.WarmUpEnd, s.ToLine());
 }

@@ -17,7 +17,8 @@
     document.getElementById(id).textContent = value;
   }
 
-  // Warm-up seconds shaded, as the report shades the events' windows.
+  // The warm-up shaded up to where the measured part starts, as the report shades it; a warm-up burst that runs apart
+  // has no known end until it has drained, so up to its last second until then.
   var warmUpPlugin = {
     id: 'warmUp',
     beforeDatasetsDraw: function (chart) {
@@ -29,7 +30,7 @@
       var x = chart.scales.x, area = chart.chartArea, ctx = chart.ctx;
       ctx.save();
       ctx.fillStyle = 'rgba(138, 148, 163, 0.12)';
-      ctx.fillRect(area.left, area.top, Math.max(0, x.getPixelForValue(last) - area.left), area.bottom - area.top);
+      ctx.fillRect(area.left, area.top, Math.max(0, Math.min(x.getPixelForValue(last), area.right) - area.left), area.bottom - area.top);
       ctx.restore();
     },
   };
@@ -84,7 +85,9 @@
           var v = pick(s);
           c.data.datasets[i].data.push({ x: s.t, y: v === null || v === undefined ? NaN : v });
         });
-        if (s.warmUp) {
+        if (s.warmUpEnd !== null && s.warmUpEnd !== undefined) {
+          c.$warmUpEnd = s.warmUpEnd;
+        } else if (s.warmUp) {
           c.$warmUpEnd = s.t;
         }
       });

@@ -130,7 +130,8 @@ internal sealed class ProgressTracker(int seriesCount, TimeSpan seriesDuration)
                 p.Requests,
                 p.Failures,
                 left,
-                _serverThreads);
+                _serverThreads,
+                _measuredFrom == TimeSpan.MaxValue ? null : _secondsIntoSeries + _measuredFrom.TotalSeconds);
         }
     }
 
