@@ -62,7 +62,7 @@ internal static class RunnerSection
 
     public static void AppendHtml(StringBuilder html, IReadOnlyList<SeriesSummary> summaries)
     {
-        if (Table(summaries) is null)
+        if (Table(summaries) is not { } table)
         {
             return;
         }
@@ -75,15 +75,7 @@ internal static class RunnerSection
             html.AppendLine(CultureInfo.InvariantCulture, $"<div class=\"notice error\">{Html.E(warning)}</div>");
         }
 
-        html.AppendLine("<div class=\"table-wrap\"><table class=\"data\"><thead><tr><th class=\"text\">series</th><th>peak MB</th><th>peak GC heap MB</th><th>peak threads</th><th>CPU % of 1 core</th><th>seconds CPU-bound</th></tr></thead><tbody>");
-        foreach (var s in summaries.Where(s => s.Runner is not null))
-        {
-            var r = s.Runner!;
-            html.AppendLine(CultureInfo.InvariantCulture,
-                $"<tr><td class=\"text\">{Html.E(s.Series.Id)}</td><td>{Format.Integer(r.PeakWorkingSetMb)}</td><td>{Format.Integer(r.PeakGcHeapMb)}</td><td>{Format.Integer(r.PeakThreads)}</td><td>{Format.Number(r.MeanCpuPercent)}</td><td>{r.SaturatedSeconds} of {r.Seconds}</td></tr>");
-        }
-
-        html.AppendLine("</tbody></table></div>");
+        html.Append(table.ToHtml());
         html.AppendLine("</section>");
     }
 }

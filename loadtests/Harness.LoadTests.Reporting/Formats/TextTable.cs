@@ -2,7 +2,7 @@ using System.Text;
 
 namespace Harness.LoadTests.Reporting.Formats;
 
-/// <summary>A table written either as aligned plain text (console) or as a Markdown pipe table.</summary>
+/// <summary>A table written as aligned plain text (console), as a Markdown pipe table or as an HTML data table.</summary>
 internal sealed class TextTable
 {
     private readonly string[] _headers;
@@ -54,6 +54,23 @@ internal sealed class TextTable
 
         return text.ToString();
     }
+
+    /// <summary>The report's HTML data table: a right-aligned (numeric) column plain, any other <c>class="text"</c>.</summary>
+    public string ToHtml()
+    {
+        var html = new StringBuilder("<div class=\"table-wrap\"><table class=\"data\"><thead><tr>");
+        html.AppendJoin(string.Empty, _headers.Select((h, i) => HtmlCell("th", h, i))).AppendLine("</tr></thead><tbody>");
+        foreach (var row in _rows)
+        {
+            html.Append("<tr>").AppendJoin(string.Empty, row.Select((c, i) => HtmlCell("td", c, i))).AppendLine("</tr>");
+        }
+
+        html.AppendLine("</tbody></table></div>");
+        return html.ToString();
+    }
+
+    private string HtmlCell(string tag, string text, int column) =>
+        $"<{tag}{(_rightAligned[column] ? string.Empty : " class=\"text\"")}>{Html.E(text)}</{tag}>";
 
     private void AppendTextRow(StringBuilder text, string[] cells, int[] widths)
     {

@@ -91,6 +91,15 @@ window.HarnessReport = (function () {
     return [{ x: from, y: value }, { x: to, y: value }];
   };
 
+  // A plugin hook that draws over a chart: draw(ctx, area, x) with the canvas state saved around it.
+  H.overChart = function (draw) {
+    return function (chart) {
+      chart.ctx.save();
+      draw(chart.ctx, chart.chartArea, chart.scales.x);
+      chart.ctx.restore();
+    };
+  };
+
   H.card = function (container, title, caption, wide) {
     var div = document.createElement('div');
     div.className = 'chart-card' + (wide ? ' wide' : '');

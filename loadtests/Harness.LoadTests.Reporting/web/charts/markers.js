@@ -13,11 +13,7 @@
     var warmUps = group.warmUps.filter(mine);
     return {
       id: 'harnessEvents',
-      beforeDatasetsDraw: function (chart) {
-        var a = chart.chartArea;
-        var x = chart.scales.x;
-        var ctx = chart.ctx;
-        ctx.save();
+      beforeDatasetsDraw: H.overChart(function (ctx, a, x) {
         // Warm-up: recorded and drawn, left out of every figure of the tables.
         warmUps.forEach(function (w, i) {
           var x1 = Math.min(a.right, x.getPixelForValue(w.to));
@@ -39,13 +35,8 @@
             ctx.fillRect(x0, a.top, x1 - x0, a.bottom - a.top);
           }
         });
-        ctx.restore();
-      },
-      afterDatasetsDraw: function (chart) {
-        var a = chart.chartArea;
-        var x = chart.scales.x;
-        var ctx = chart.ctx;
-        ctx.save();
+      }),
+      afterDatasetsDraw: H.overChart(function (ctx, a, x) {
         events.forEach(function (ev) {
           var px = x.getPixelForValue(ev.x);
           if (px < a.left - 0.5 || px > a.right + 0.5) {
@@ -92,8 +83,7 @@
           ctx.textBaseline = 'bottom';
           ctx.fillText('back +' + H.fmt(r.seconds) + ' s', Math.min(px + 3, a.right - 48), a.bottom - 6);
         });
-        ctx.restore();
-      },
+      }),
     };
   };
 
@@ -101,11 +91,7 @@
   H.kneePlugin = function (marks) {
     return {
       id: 'harnessKnees',
-      afterDatasetsDraw: function (chart) {
-        var a = chart.chartArea;
-        var x = chart.scales.x;
-        var ctx = chart.ctx;
-        ctx.save();
+      afterDatasetsDraw: H.overChart(function (ctx, a, x) {
         marks.forEach(function (m, i) {
           var px = x.getPixelForValue(m.x);
           if (px < a.left - 0.5 || px > a.right + 0.5) {
@@ -126,8 +112,7 @@
           ctx.textBaseline = 'top';
           ctx.fillText(m.label, Math.max(a.left, Math.min(px + 3, a.right - 90)), a.top + 30 + (i * 11));
         });
-        ctx.restore();
-      },
+      }),
     };
   };
 })(window.HarnessReport);

@@ -12,11 +12,7 @@
       : withWindows.map(function (s) { return { s: s, color: s.color, label: ' ' + s.label }; });
     return {
       id: 'harnessSoakWindows',
-      beforeDatasetsDraw: function (chart) {
-        var a = chart.chartArea;
-        var x = chart.scales.x;
-        var ctx = chart.ctx;
-        ctx.save();
+      beforeDatasetsDraw: H.overChart(function (ctx, a, x) {
         shades.forEach(function (shade, i) {
           [['first', shade.s.first], ['last', shade.s.last]].forEach(function (w) {
             var x0 = Math.max(a.left, x.getPixelForValue(w[1][0]));
@@ -32,8 +28,7 @@
             }
           });
         });
-        ctx.restore();
-      },
+      }),
     };
   }
 
