@@ -13,7 +13,7 @@ case "$stack" in grpc) dll=Harness.GrpcService.dll ;; soap) dll=Harness.SoapServ
 
 app="$root/scripts/bench/HeapCensus.cs"
 echo "building $app" >&2
-dotnet build "$app" -c Release --nologo -v quiet >/dev/null
+dotnet build "$app" -c Release --nologo -v quiet >&2
 census="$(dotnet build "$app" -c Release --nologo -v quiet -getProperty:TargetPath 2>/dev/null | tail -n 1)"
 [[ -f "$census" ]] || { echo "error: the build did not produce $census" >&2; exit 5; }
 
