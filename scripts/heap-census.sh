@@ -33,7 +33,7 @@ service=""
 for _ in $(seq 1 90); do
   sleep 1
   kill -0 "$harness" 2>/dev/null || { echo "error: the run ended early:" >&2; tail -5 "$work/run.log" >&2; exit 1; }
-  service="$(pgrep -f "^dotnet .*/$dll" | while read -r pid; do
+  service="$({ pgrep -f "^dotnet .*/$dll" || true; } | while read -r pid; do
     p=$pid; while [[ "$p" -gt 1 ]]; do [[ "$p" == "$harness" ]] && { echo "$pid"; break; }; p=$(ps -o ppid= -p "$p" | tr -d ' '); done
   done | head -n 1)"
   in_flight="$(grep -o 'in flight [0-9]*' "$work/run.log" | tail -n 1 | grep -o '[0-9]*$' || true)"
