@@ -17,6 +17,8 @@ dotnet build "$app" -c Release --nologo -v quiet >&2
 census="$(dotnet build "$app" -c Release --nologo -v quiet -getProperty:TargetPath 2>/dev/null | tail -n 1)"
 [[ -f "$census" ]] || { echo "error: the build did not produce $census" >&2; exit 5; }
 
+# Built now (when a source changed), not inside the run below, whose calls must be in flight within 90 s.
+"$root/scripts/harness.sh" --help >/dev/null
 work="$(mktemp -d)"
 trap 'kill "$harness" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
 # Users are added over 10 s, then held; no call ends before 60 s, so at 30 s everything on the heap that is not
