@@ -54,11 +54,11 @@ need h2load nghttp2-client
 need wrk wrk
 
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-dotnet build "$root/loadtests/Harness.LoadTests" -c Release -warnaserror --nologo -v quiet >/dev/null
+build_log=$(dotnet build "$root/loadtests/Harness.LoadTests" -c Release -warnaserror --nologo -v quiet 2>&1) || { echo "$build_log" >&2; exit 1; }
 bin="$root/loadtests/Harness.LoadTests/bin/Release/net10.0"
 if [ -n "$baseline" ]; then
   baseline=$(cd "$baseline" && pwd)
-  dotnet build "$baseline/loadtests/Harness.LoadTests" -c Release -warnaserror --nologo -v quiet >/dev/null
+  build_log=$(dotnet build "$baseline/loadtests/Harness.LoadTests" -c Release -warnaserror --nologo -v quiet 2>&1) || { echo "$build_log" >&2; exit 1; }
   baseline_bin="$baseline/loadtests/Harness.LoadTests/bin/Release/net10.0"
 fi
 

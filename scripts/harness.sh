@@ -22,7 +22,7 @@ if changed; then
   started="$root/loadtests/Harness.LoadTests/obj/.harness-build-started"
   mkdir -p "$(dirname "$started")"
   touch "$started"
-  dotnet build "$root/loadtests/Harness.LoadTests" -c Release -warnaserror --nologo -v quiet >/dev/null
+  build_log=$(dotnet build "$root/loadtests/Harness.LoadTests" -c Release -warnaserror --nologo -v quiet 2>&1) || { echo "$build_log" >&2; exit 1; }
   mv "$started" "$stamp"
 fi
 

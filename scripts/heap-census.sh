@@ -13,10 +13,12 @@ case "$stack" in grpc) dll=Harness.GrpcService.dll ;; soap) dll=Harness.SoapServ
 
 app="$root/scripts/bench/HeapCensus.cs"
 echo "building $app" >&2
-dotnet build "$app" -c Release --nologo -v quiet >/dev/null
+dotnet build "$app" -c Release --nologo -v quiet >&2
 census="$(dotnet build "$app" -c Release --nologo -v quiet -getProperty:TargetPath 2>/dev/null | tail -n 1)"
 [[ -f "$census" ]] || { echo "error: the build did not produce $census" >&2; exit 5; }
 
+# Built now (when a source changed), not inside the run below, whose calls must be in flight within 90 s.
+"$root/scripts/harness.sh" --help >/dev/null
 work="$(mktemp -d)"
 trap 'kill "$harness" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
 # Users are added over 10 s, then held; no call ends before 60 s, so at 30 s everything on the heap that is not
@@ -33,7 +35,7 @@ service=""
 for _ in $(seq 1 90); do
   sleep 1
   kill -0 "$harness" 2>/dev/null || { echo "error: the run ended early:" >&2; tail -5 "$work/run.log" >&2; exit 1; }
-  service="$(pgrep -f "^dotnet .*/$dll" | while read -r pid; do
+  service="$({ pgrep -f "^dotnet .*/$dll" || true; } | while read -r pid; do
     p=$pid; while [[ "$p" -gt 1 ]]; do [[ "$p" == "$harness" ]] && { echo "$pid"; break; }; p=$(ps -o ppid= -p "$p" | tr -d ' '); done
   done | head -n 1)"
   in_flight="$(grep -o 'in flight [0-9]*' "$work/run.log" | tail -n 1 | grep -o '[0-9]*$' || true)"

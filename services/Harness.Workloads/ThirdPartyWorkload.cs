@@ -160,17 +160,14 @@ public sealed class ThirdPartyWorkload
 
                 return Result();
             }
-            else
-            {
-                var tasks = new Task[workers];
-                for (var i = 0; i < workers; i++)
-                {
-                    tasks[i] = WorkAsync();
-                }
 
-                await Task.WhenAll(tasks);
+            var tasks = new Task[workers];
+            for (var i = 0; i < workers; i++)
+            {
+                tasks[i] = WorkAsync();
             }
 
+            await Task.WhenAll(tasks);
             ThrowIfFailed();
             return Result();
         }

@@ -18,9 +18,9 @@ internal static partial class FailureStatus
     /// <summary><see cref="Fail(Exception)"/>, noting the exception when it is the first of its status (<see cref="FirstFailures"/>).</summary>
     public static StepResult Fail(Exception exception, FirstFailures? firstFailures)
     {
-        var failed = Fail(exception);
-        firstFailures?.Note(failed.StatusCode ?? Of(exception), exception);
-        return failed;
+        var status = Of(exception);
+        firstFailures?.Note(status, exception);
+        return StepResult.Fail(status, IsConnectionFailure(exception));
     }
 
     /// <summary>
