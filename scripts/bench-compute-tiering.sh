@@ -11,7 +11,7 @@ processes="${1:-8}"; iterations="${2:-5000000}"; warm="${3:-100}"
 app="$root/scripts/bench/ComputeTiering.cs"
 echo "building $app" >&2
 dll="$(dotnet build "$app" -c Release --nologo -v quiet -getProperty:TargetPath 2>/dev/null | tail -n 1)"
-dotnet build "$app" -c Release --nologo -v quiet >/dev/null
+dotnet build "$app" -c Release --nologo -v quiet >&2
 [[ -f "$dll" ]] || { echo "error: the build did not produce $dll" >&2; exit 5; }
 echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); $processes processes per setting, Compute($iterations), 2 threads x $warm warm calls, then the least of 10 calls alone (CPU ms)"
 for setting in "default" "DOTNET_TieredPGO=0" "DOTNET_TieredCompilation=0"; do

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
 echo "machine: $(nproc) cores, $(dotnet --version) SDK"
-dotnet build tests/Harness.Services.Tests -c Release -warnaserror >/dev/null
+build_log=$(dotnet build tests/Harness.Services.Tests -c Release -warnaserror 2>&1) || { echo "$build_log" >&2; exit 1; }
 dotnet test tests/Harness.Services.Tests -c Release --no-build \
   --filter "Category=Measurement" \
   --logger "console;verbosity=detailed" 2>&1 \
