@@ -23,4 +23,15 @@ dotnet test Harness.sln -c Release --no-build -maxcpucount:1 \
 cat "$results"/*.trx 2>/dev/null | grep -o '<Counters [^>]*>' | awk '
   { for (i = 1; i <= NF; i++) { split($i, kv, "=\""); v = kv[2]; sub("\".*", "", v); n[kv[1]] += v } }
   END { printf "%d passed, %d failed, %d skipped\n", n["passed"], n["failed"], n["notExecuted"] }'
+
+# Name each failed test and the first line of its message last, where a log's tail (CI shows only that) keeps them.
+for trx in "$results"/*.trx; do
+  [[ -f $trx ]] || continue
+  awk 'BEGIN { RS = "<UnitTestResult " }
+    NR > 1 && /outcome="Failed"/ {
+      name = $0; sub(/.*testName="/, "", name); sub(/".*/, "", name)
+      msg = $0; if (sub(/.*<Message>/, "", msg)) { sub(/<\/Message>.*/, "", msg); sub(/\n.*/, "", msg) } else msg = ""
+      printf "FAILED %s\n  %s\n", name, substr(msg, 1, 400)
+    }' "$trx"
+done
 exit "$status"

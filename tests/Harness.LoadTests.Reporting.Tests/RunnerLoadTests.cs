@@ -56,6 +56,20 @@ public sealed class RunnerLoadTests
     }
 
     [Fact]
+    public void When_the_run_does_not_name_its_cores_the_runner_is_never_called_the_limit()
+    {
+        // The same load that saturates 2 cores above; with cores unknown, 0 would make every second "busy".
+        var run = OneSeries(20, s => (1.5 * s, 0.4 * s, 900, 60));
+        var samples = run.Timelines.Values.Single();
+
+        var runner = RunnerLoad.From(samples, cores: 0)!;
+
+        Assert.Equal(0, runner.SaturatedSeconds);
+        Assert.False(runner.Saturated);
+        Assert.Equal(150, runner.MeanCpuPercent!.Value, 6);
+    }
+
+    [Fact]
     public void A_run_without_runner_samples_has_no_runner_section_and_seconds_with_only_runner_values_have_no_target_counters()
     {
         var info = Runs.Series("grpc", "compute", "threadpool");

@@ -15,7 +15,8 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="SaturatedSeconds">
 /// Measured seconds in which the machine's cores were busy (runner + target ≥ <see cref="SaturatedShare"/> of them)
 /// and the runner used more CPU than the target: the load generator, not the service, was the limit. Local targets only;
-/// a target on another machine still counts when the runner alone reaches that share.
+/// a target on another machine still counts when the runner alone reaches that share. Always 0 when the run does not say
+/// how many cores the machine had (nothing to judge "busy" against).
 /// </param>
 /// <param name="Seconds">Measured seconds with a runner sample.</param>
 public sealed record RunnerLoad(double? PeakWorkingSetMb, double? PeakGcHeapMb, double? PeakThreads, double? MeanCpuPercent, int SaturatedSeconds, int Seconds)
@@ -30,7 +31,7 @@ public sealed record RunnerLoad(double? PeakWorkingSetMb, double? PeakGcHeapMb, 
     public bool Saturated => SaturatedSeconds >= 3 && SaturatedSeconds >= SaturatedSecondsShare * Seconds;
 
     /// <param name="measured">The series' measured seconds, in order (warm-up left out); the runner's keys are read from each second's server values.</param>
-    /// <param name="cores">The runner machine's cores (the run's <see cref="MachineInfo.ProcessorCount"/>).</param>
+    /// <param name="cores">The runner machine's cores (the run's <see cref="MachineInfo.ProcessorCount"/>); 0 when unknown.</param>
     /// <returns>Null when no second carries runner samples (runs recorded before the runner sampled itself).</returns>
     public static RunnerLoad? From(IReadOnlyList<SecondSample> measured, int cores)
     {
@@ -49,7 +50,7 @@ public sealed record RunnerLoad(double? PeakWorkingSetMb, double? PeakGcHeapMb, 
             peakWs = Max(peakWs, ServerMetrics.Value(sample.Server, MetricNames.RunnerWorkingSetBytes) / (1024 * 1024));
             peakHeap = Max(peakHeap, ServerMetrics.Value(sample.Server, MetricNames.RunnerGcHeapBytes) / (1024 * 1024));
             peakThreads = Max(peakThreads, ServerMetrics.Value(sample.Server, MetricNames.RunnerThreads));
-            if (previous is not null && CpuPercent(previous, sample, MetricNames.RunnerCpuSecondsTotal) is { } runner)
+            if (cores > 0 && previous is not null && CpuPercent(previous, sample, MetricNames.RunnerCpuSecondsTotal) is { } runner)
             {
                 var target = CpuPercent(previous, sample, MetricNames.ProcessCpuSecondsTotal) ?? 0;
                 if (runner + target >= SaturatedShare * cores * 100 && runner >= target)
