@@ -142,6 +142,11 @@ public sealed class LocalProcess : IAsyncDisposable
             UseShellExecute = false,
             WorkingDirectory = AppContext.BaseDirectory,
         };
+        foreach (var variable in ServiceEnvironment.RunnerOnly)
+        {
+            start.Environment.Remove(variable);
+        }
+
         foreach (var (variable, value) in environment)
         {
             start.Environment[variable] = value;

@@ -12,6 +12,15 @@ public static class ServiceEnvironment
 {
     public const string Prefix = "HARNESS_SERVICE_";
 
+    /// <summary>
+    /// The runtime's switch for running socket completions on the socket event threads. The runner sets it for itself;
+    /// a service gets it only as <c>HARNESS_SERVICE_DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS</c>.
+    /// </summary>
+    public const string InlineCompletions = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
+
+    /// <summary>Variables of the runner's environment that a service it starts must not inherit.</summary>
+    public static readonly IReadOnlyList<string> RunnerOnly = [InlineCompletions];
+
     /// <summary>The service's variables (prefix removed) among <paramref name="environment"/>, sorted by name.</summary>
     public static IReadOnlyList<KeyValuePair<string, string>> From(IDictionary environment) =>
         environment.Cast<DictionaryEntry>()

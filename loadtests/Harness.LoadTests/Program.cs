@@ -4,10 +4,7 @@ using Harness.LoadTests.Cli;
 using Harness.LoadTests.Running;
 using Spectre.Console;
 
-// The load generator must never be what saturates: with the ThreadPool's slow injection on a 2-core machine,
-// a burst of virtual users would otherwise wait for threads and the client would measure itself.
-ThreadPool.GetMinThreads(out var workers, out var completionPorts);
-ThreadPool.SetMinThreads(Math.Max(workers, 64), Math.Max(completionPorts, 64));
+RunnerRuntime.Apply();
 
 // Colours only for a person at a terminal without NO_COLOR. Redirected output (CI logs, files) is read by tools
 // and people searching it: never wrap a report path.

@@ -181,11 +181,12 @@ internal static class HarnessCli
     /// <summary>
     /// The effective command, as the report shows it: the default command is named (<c>harness run</c>, never a bare
     /// <c>harness</c>), after the variables passed to the local services (<see cref="ServiceEnvironment"/>), which
-    /// change what is measured.
+    /// change what is measured, and the runner's own settings where they differ from its defaults (<see cref="RunnerRuntime"/>).
     /// </summary>
-    internal static string CommandLine(ParseResult parse) => CommandLine(parse, ServiceEnvironment.Current());
+    internal static string CommandLine(ParseResult parse) => CommandLine(parse, ServiceEnvironment.Current(), RunnerRuntime.Overrides());
 
-    internal static string CommandLine(ParseResult parse, IEnumerable<KeyValuePair<string, string>> serviceEnvironment)
+    internal static string CommandLine(
+        ParseResult parse, IEnumerable<KeyValuePair<string, string>> serviceEnvironment, IEnumerable<KeyValuePair<string, string>>? runnerEnvironment = null)
     {
         var tokens = parse.Tokens.Select(t => t.Value).ToList();
         if (parse.CommandResult.Command is RootCommand)
@@ -193,7 +194,8 @@ internal static class HarnessCli
             tokens.Insert(0, "run");
         }
 
-        var variables = serviceEnvironment.Select(v => $"{ServiceEnvironment.Prefix}{v.Key}={v.Value}");
+        var variables = (runnerEnvironment ?? []).Select(v => $"{v.Key}={v.Value}")
+            .Concat(serviceEnvironment.Select(v => $"{ServiceEnvironment.Prefix}{v.Key}={v.Value}"));
         return string.Join(' ', [.. variables, "harness", .. tokens]);
     }
 

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Does the runner's default of inline socket completions (DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1, set by the
+# runner for itself, never for the services) add latency when very many calls are in flight? With it, every socket
+# continuation runs on the socket event thread, so one slow continuation would delay every connection.
+# Per stack, in a balanced order (off, on, on, off, …), the harness holds USERS calls of a DELAY ms third-party wait
+# (task-delay, iocp mode) in flight against its own local services, and prints per run the latency above the wait
+# (p50, p99, mean), req/s, and the runner's CPU, then the medians per arm.
+# Usage: scripts/bench-runner-inline.sh [--users N] [--delay-ms MS] [--seconds S] [--warm-up S] [--repeat N] [--stacks grpc,soap]
+# The services and the runner share this machine's cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+users=2000 delay=1000 seconds=30 warm_up=10 repeat=2 stacks=grpc,soap
+number() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || { echo "error: $1 '$2': takes a whole number of 1 or more." >&2; exit 2; }; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --users) number "$1" "${2:-}"; users=$2; shift 2 ;;
+    --delay-ms) number "$1" "${2:-}"; delay=$2; shift 2 ;;
+    --seconds) number "$1" "${2:-}"; seconds=$2; shift 2 ;;
+    --warm-up) number "$1" "${2:-}"; warm_up=$2; shift 2 ;;
+    --repeat) number "$1" "${2:-}"; repeat=$2; shift 2 ;;
+    --stacks) stacks=${2:-}; shift 2 ;;
+    -h|--help) sed -n '2,9s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) echo "error: unknown option '$1'; valid: --users, --delay-ms, --seconds, --warm-up, --repeat, --stacks." >&2; exit 2 ;;
+  esac
+done
+for s in ${stacks//,/ }; do
+  case "$s" in grpc|soap) ;; *) echo "error: --stacks '$stacks': valid values are grpc, soap." >&2; exit 2 ;; esac
+done
+
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+build_log=$(dotnet build "$root/loadtests/Harness.LoadTests" -c Release -warnaserror --nologo -v quiet 2>&1) || { echo "$build_log" >&2; exit 1; }
+bin="$root/loadtests/Harness.LoadTests/bin/Release/net10.0"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cat >"$work/hold.json" <<EOF
+{ "name": "bench-runner-inline", "description": "$users users for ${seconds}s", "stages": [ { "kind": "rampingConstant", "copies": $users, "during": "5s" }, { "kind": "keepConstant", "copies": $users, "during": "${seconds}s" } ] }
+EOF
+
+# One run: arm (off|on), stack. Appends "stack arm p50-over p99-over mean-over rps runner-cpu" to results.
+run_one() {
+  local arm=$1 stack=$2 value folder row runner
+  [ "$arm" = on ] && value=1 || value=0
+  rm -rf "$work/runs"
+  DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=$value dotnet "$bin/harness.dll" run --profile "$work/hold.json" \
+    --stacks "$stack" --modes iocp --operations call-third-party --fanout 1 --delay-ms "$delay" --style task-delay \
+    --warm-up "${warm_up}s" --output "$work/runs" >"$work/out" 2>&1 || { cat "$work/out" >&2; echo "error: the $arm run on $stack failed" >&2; exit 1; }
+  folder=$(ls -d "$work/runs"/*/ | head -1)
+  # | mode | requests | req/s | mean ms | p50 ms | p90 ms | p99 ms | …, and the load runner's CPU % of one core.
+  # The report groups thousands with commas (1,004).
+  row=$(awk -F'|' '$2 ~ /^ iocp $/ && $3 ~ /[0-9]/ { print $4, $5, $6, $8; exit }' "$folder/summary.md" | tr -d ,)
+  runner=$(awk -F'|' -v s="$stack-call-third-party-iocp" '$2 ~ s && NF > 6 { v = $6 } END { print v + 0 }' "$folder/summary.md" | tr -d ,)
+  read -r rps mean p50 p99 <<<"$row"
+  [ -n "${p99:-}" ] || { cat "$folder/summary.md" >&2; echo "error: no iocp row in the $arm run's summary" >&2; exit 1; }
+  awk -v s="$stack" -v a="$arm" -v d="$delay" -v p50="$p50" -v p99="$p99" -v m="$mean" -v r="$rps" -v c="$runner" \
+    'BEGIN { printf "%s %s %.1f %.1f %.1f %s %s\n", s, a, p50 - d, p99 - d, m - d, r, c }' | tee -a "$work/results"
+}
+
+echo "runner inline completions off/on: $users users, ${delay} ms task-delay waits, ${seconds} s measured after ${warm_up} s, repeat $repeat"
+echo "stack arm p50-above-wait-ms p99-above-wait-ms mean-above-wait-ms req/s runner-cpu-%-of-1-core"
+for stack in ${stacks//,/ }; do
+  for r in $(seq 1 "$repeat"); do
+    if [ $((r % 2)) = 1 ]; then order="off on"; else order="on off"; fi
+    for arm in $order; do run_one "$arm" "$stack"; done
+  done
+done
+
+echo "medians (off → on):"
+for stack in ${stacks//,/ }; do
+  for col in 3 4 5 6 7; do
+    for arm in off on; do
+      awk -v s="$stack" -v a="$arm" -v c="$col" '$1 == s && $2 == a { print $c }' "$work/results" | sort -g >"$work/$arm"
+    done
+    awk -v n="$col" 'function median(f,   v, k) { k = 0; while ((getline v < f) > 0) a[++k] = v; close(f); return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
+      BEGIN { split("_ _ p50-above-wait p99-above-wait mean-above-wait req/s runner-cpu", names, " ");
+              delete a; off = median(ARGV[1]); delete a; on = median(ARGV[2]); printf "  %-18s %10.1f → %10.1f\n", names[n], off, on; ARGV[1] = ARGV[2] = "" }' \
+      "$work/off" "$work/on" | sed "s/^/  $stack/"
+  done
+done
