@@ -89,7 +89,8 @@ free_pair() {
 # start NAME DLL PORT ADMIN: the service in the chosen mode, healthy within 60 s.
 start_service() {
   local name=$1 dll=$2 port=$3 admin=$4
-  Scheduling__Mode=$mode dotnet "$bin/$dll" "--Listen:Port=$port" "--Listen:AdminPort=$admin" \
+  # DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS, when given, tunes the load runner alone (as harness run does).
+  env -u DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS Scheduling__Mode=$mode dotnet "$bin/$dll" "--Listen:Port=$port" "--Listen:AdminPort=$admin" \
     --Serilog:MinimumLevel:Default=Warning >"$work/$name.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 120); do

@@ -13,8 +13,8 @@ public static class ServiceEnvironment
     public const string Prefix = "HARNESS_SERVICE_";
 
     /// <summary>
-    /// The runtime's switch for running socket completions on the socket event threads. The runner sets it for itself;
-    /// a service gets it only as <c>HARNESS_SERVICE_DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS</c>.
+    /// The runtime's switch for running socket completions on the socket event threads. Given to the harness, it tunes
+    /// the load runner alone; a service gets it only as <c>HARNESS_SERVICE_DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS</c>.
     /// </summary>
     public const string InlineCompletions = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
 
