@@ -127,8 +127,10 @@ case "$experiment" in
       --cpus 1 --memory 512m
     ;;
   S3)
-    # Seed 003: 8 blocking reads per request, sequential vs the default degree of parallelism (cores) vs 8.
-    for parallelism in 1 "$cores" 8; do
+    # Seed 003: 8 blocking reads per request, sequential vs the default degree of parallelism (cores) vs 8. The
+    # degree is an operation argument, not a mode, so each is a run of its own: six runs in the balanced order
+    # 1 cores 8 8 cores 1 (each degree early once and late once), each with its warm-up and --repeat repetitions.
+    for parallelism in 1 "$cores" 8 8 "$cores" 1; do
       harness run --output "reports/S3-p$parallelism" --profile constant --users 1 --time-scale 0.25 \
         --operations call-third-party --fanout 8 --delay-ms 250 --style blocking --parallelism "$parallelism" \
         --modes custompool
