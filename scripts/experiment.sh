@@ -33,6 +33,32 @@ write_profile() {
   printf '{ "name": "%s", "description": "%s", "stages": [ %s ] }\n' "$name" "$description" "$*" >"$file"
 }
 
+# S3's runs side by side: per stack and degree, the median of its series' mean and p99 over the runs this
+# invocation made (newer than the file $1), with their range, and the median mean ÷ sequential's.
+s3_summary() {
+  local folder degree
+  echo
+  echo "S3: stack, degree of parallelism, series, median mean ms (min–max), median p99 ms (min–max), mean ÷ degree 1"
+  for folder in $(find reports/S3-p* -mindepth 1 -maxdepth 1 -type d -newer "$1" | sort); do
+    [ -f "$folder/summary.md" ] || continue
+    degree=${folder#reports/S3-p}; degree=${degree%%/*}
+    # The rows of each stack's first table ("| mode | requests | req/s | mean ms | p50 ms | p90 ms | p99 ms |"),
+    # under "## STACK · …": one per series.
+    awk -F'|' -v d="$degree" '/^## / { stack = $0; sub(/^## /, "", stack); sub(/ .*/, "", stack) }
+      /^\| mode \| requests \|/ { rows = 1; next } /^$/ { rows = 0 }
+      rows && $2 !~ /^-/ { gsub(/[ ,]/, "", $5); gsub(/[ ,]/, "", $8); print stack, d, $5, $8 }' "$folder/summary.md"
+  done | sort -k1,1 -k2,2n | awk '
+    function median(list,   n, v, i, j, t) { n = split(list, v, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
+      lo = v[1]; hi = v[n]; return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+    { key = $1 " " $2; if (!(key in means)) order[++k] = key; means[key] = means[key] " " $3; p99s[key] = p99s[key] " " $4; count[key]++ }
+    END { for (i = 1; i <= k; i++) { key = order[i]; split(key, f, " ")
+            m = median(means[key]); mlo = lo; mhi = hi; p = median(p99s[key])
+            if (f[2] == 1) base[f[1]] = m
+            printf "  %-5s %2s  %2d  %7.0f (%.0f–%.0f)  %7.0f (%.0f–%.0f)  %s\n", f[1], f[2], count[key], m, mlo, mhi, p, lo, hi,
+              (f[1] in base) ? sprintf("%.2f×", m / base[f[1]]) : "—" } }'
+  rm -f "$1"
+}
+
 # S0: CPU-bound Compute (20,000,000 iterations) on both stacks, threadpool vs the IOCP rule, in three load models.
 s0_iterations=20000000
 s0_burst() {
@@ -130,11 +156,17 @@ case "$experiment" in
     # Seed 003: 8 blocking reads per request, sequential vs the default degree of parallelism (cores) vs 8. The
     # degree is an operation argument, not a mode, so each is a run of its own: six runs in the balanced order
     # 1 cores 8 8 cores 1 (each degree early once and late once), each with its warm-up and --repeat repetitions.
+    started=$(mktemp)
+    scale=(--time-scale 0.25)  # a --time-scale among the extra options replaces it
+    for option in ${extra[@]+"${extra[@]}"}; do
+      case "$option" in --time-scale|--time-scale=*) scale=() ;; esac
+    done
     for parallelism in 1 "$cores" 8 8 "$cores" 1; do
-      harness run --output "reports/S3-p$parallelism" --profile constant --users 1 --time-scale 0.25 \
+      harness run --output "reports/S3-p$parallelism" --profile constant --users 1 ${scale[@]+"${scale[@]}"} \
         --operations call-third-party --fanout 8 --delay-ms 250 --style blocking --parallelism "$parallelism" \
         --modes custompool
     done
+    s3_summary "$started"
     ;;
   *)
     echo "usage: scripts/experiment.sh S0|S0-burst|S0-closed|S0-open|S1|S2|S2-matrix|S3 [--repeat N] [harness options]" >&2

@@ -53,6 +53,7 @@ public sealed class CommandLineTests
     [InlineData(new[] { "run", "--users", "many" }, "error: --users 'many': takes a whole number; Scale a closed-model profile")]
     [InlineData(new[] { "run", "--profile" }, "error: --profile needs a value: Load profile: quick, ramp")]
     [InlineData(new[] { "matrix", "--cpus" }, "error: --cpus needs a number: CPU limit")]
+    [InlineData(new[] { "run", "--time-scale", "0.25", "--time-scale", "0.5" }, "error: --time-scale is given 2 values ('0.25', '0.5'); it takes one: Multiply every duration")]
     [InlineData(new[] { "run", "--bogus" }, "error: unknown option '--bogus' for harness run; `harness run --help` lists what it takes.")]
     [InlineData(new[] { "report" }, "error: harness report needs RUN: A run folder")]
     public async Task UnparsableCommandLine_ExitsWithCode2_AndOneLineNamingTheOptionAndWhatItTakes(string[] args, string expected)

@@ -23,6 +23,8 @@ internal static class ParseErrors
         {
             case OptionResult { Option: var option } result when result.Tokens.Count == 0:
                 return $"{option.Name} needs {Takes(option.ValueType)}: {option.Description}";
+            case OptionResult { Option: var option } result when option.Arity.MaximumNumberOfValues == 1 && result.Tokens.Count > 1:
+                return $"{option.Name} is given {result.Tokens.Count} values ({string.Join(", ", result.Tokens.Select(t => $"'{t.Value}'"))}); it takes one: {option.Description}";
             case OptionResult { Option: var option } result:
                 return $"{option.Name} '{result.Tokens[0].Value}': takes {Takes(option.ValueType)}; {option.Description}";
             case ArgumentResult { Argument: var argument }:
