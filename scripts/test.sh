@@ -28,8 +28,12 @@ cat "$results"/*.trx 2>/dev/null | grep -o '<Counters [^>]*>' | awk '
 for trx in "$results"/*.trx; do
   [[ -f $trx ]] || continue
   awk 'BEGIN { RS = "<UnitTestResult " }
-    NR > 1 && /outcome="Failed"/ {
-      name = $0; sub(/.*testName="/, "", name); sub(/".*/, "", name)
+    NR > 1 {
+      # The outcome of this result alone: its own tag (a record runs on to the next result, or past the last one
+      # into the run summary, which has an outcome of its own).
+      tag = $0; sub(/>.*/, "", tag)
+      if (tag !~ /outcome="Failed"/) next
+      name = tag; sub(/.*testName="/, "", name); sub(/".*/, "", name)
       msg = $0; if (sub(/.*<Message>/, "", msg)) { sub(/<\/Message>.*/, "", msg); sub(/\n.*/, "", msg) } else msg = ""
       printf "FAILED %s\n  %s\n", name, substr(msg, 1, 400)
     }' "$trx"

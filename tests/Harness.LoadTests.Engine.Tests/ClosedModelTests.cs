@@ -21,7 +21,7 @@ public sealed class ClosedModelTests
         Assert.Equal(0, result.Failures);
         Assert.False(result.Cancelled);
         Assert.False(result.StoppedByFailureLimit);
-        Assert.InRange(result.Elapsed, S(1), S(1.6));
+        Assert.InRange(result.Elapsed, AtLeast(1), S(1.6));
     }
 
     [Fact]
@@ -91,7 +91,7 @@ public sealed class ClosedModelTests
         var result = await Run(_ => Task.FromResult(StepResult.Ok()), observer, stages: new LoadSimulation.KeepConstant(4, S(0.5)));
 
         Assert.True(result.Requests > 1000, $"{result.Requests} requests");
-        Assert.InRange(result.Elapsed, S(0.5), S(1.2));
+        Assert.InRange(result.Elapsed, AtLeast(0.5), S(1.2));
     }
 
     [Fact]
