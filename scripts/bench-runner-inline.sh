@@ -34,7 +34,15 @@ ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 build_log=$(dotnet build "$root/loadtests/Harness.LoadTests" -c Release -warnaserror --nologo -v quiet 2>&1) || { echo "$build_log" >&2; exit 1; }
 bin="$root/loadtests/Harness.LoadTests/bin/Release/net10.0"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+pid=""
+# An interrupted script stops the harness run under way (which stops its own services) before removing its folder.
+cleanup() {
+  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 cat >"$work/hold.json" <<EOF
 { "name": "bench-runner-inline", "description": "$users users for ${seconds}s", "stages": [ { "kind": "rampingConstant", "copies": $users, "during": "5s" }, { "kind": "keepConstant", "copies": $users, "during": "${seconds}s" } ] }
 EOF
@@ -53,7 +61,7 @@ clk=$(getconf CLK_TCK)
 # One run: arm (off|on), stack. Appends "stack arm p50-over p99-over mean-over rps runner-cpu engine pool gc" to
 # results; the last three are % of one core over the middle half of the hold, sampled from outside the runner.
 run_one() {
-  local arm=$1 stack=$2 value folder row runner pid before after window
+  local arm=$1 stack=$2 value folder row runner before after window
   [ "$arm" = on ] && value=1 || value=0
   rm -rf "$work/runs"
   DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=$value dotnet "$bin/harness.dll" run --profile "$work/hold.json" \
@@ -69,7 +77,8 @@ run_one() {
   # Both samples from the hold of a live runner, or none (a run shorter than the estimate above).
   kill -0 "$pid" 2>/dev/null && after=$(thread_ticks "$pid")
   kill -0 "$pid" 2>/dev/null || after=""
-  wait "$pid" || { cat "$work/out" >&2; echo "error: the $arm run on $stack failed" >&2; exit 1; }
+  wait "$pid" || { pid=""; cat "$work/out" >&2; echo "error: the $arm run on $stack failed" >&2; exit 1; }
+  pid=""
   folder=$(ls -d "$work/runs"/*/ | head -1)
   # | mode | requests | req/s | mean ms | p50 ms | p90 ms | p99 ms | …, and the load runner's CPU % of one core.
   # The report groups thousands with commas (1,004).
@@ -88,22 +97,29 @@ run_one() {
 
 echo "runner inline completions off/on: $users users, ${delay} ms task-delay waits, ${seconds} s measured after ${warm_up} s, repeat $repeat"
 echo "stack arm p50-above-wait-ms p99-above-wait-ms mean-above-wait-ms req/s runner-cpu-%-of-1-core socket-engine-% pool-% background-gc-%"
+run=0 runs=0
+for stack in ${stacks//,/ }; do runs=$((runs + 2 * repeat)); done
 for stack in ${stacks//,/ }; do
   for r in $(seq 1 "$repeat"); do
     if [ $((r % 2)) = 1 ]; then order="off on"; else order="on off"; fi
-    for arm in $order; do run_one "$arm" "$stack"; done
+    for arm in $order; do
+      run=$((run + 1))
+      echo "  … run $run of $runs: $stack, inline $arm (about $((seconds + warm_up + 25)) s)" >&2
+      run_one "$arm" "$stack"
+    done
   done
 done
 
 echo "medians (off → on):"
-for stack in ${stacks//,/ }; do
-  for col in 3 4 5 6 7 8 9 10; do
-    for arm in off on; do
-      awk -v s="$stack" -v a="$arm" -v c="$col" '$1 == s && $2 == a && $c != "-" { print $c }' "$work/results" | sort -g >"$work/$arm"
-    done
-    awk -v n="$col" 'function median(f,   v, k) { k = 0; while ((getline v < f) > 0) a[++k] = v; close(f); return k == 0 ? "n/a" : sprintf("%.1f", k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2) }
-      BEGIN { split("_ _ p50-above-wait p99-above-wait mean-above-wait req/s runner-cpu socket-engine pool background-gc", names, " ");
-              delete a; off = median(ARGV[1]); delete a; on = median(ARGV[2]); printf "  %-18s %10s → %10s\n", names[n], off, on; ARGV[1] = ARGV[2] = "" }' \
-      "$work/off" "$work/on" | sed "s/^/  $stack/"
-  done
-done
+awk "$(cat "$root/scripts/lib/median.awk")"'
+  function arm(s, a, c,   k, x, j) {
+    k = s SUBSEP a SUBSEP c
+    if (!n[k]) return "n/a"
+    for (j = 1; j <= n[k]; j++) x[j] = v[k, j]
+    return sprintf("%.1f", median(x, n[k]))
+  }
+  BEGIN { split("p50-above-wait p99-above-wait mean-above-wait req/s runner-cpu socket-engine pool background-gc", names, " ") }
+  { if (!($1 in seen)) { seen[$1]; order[++stacks] = $1 }
+    for (c = 3; c <= 10; c++) if ($c != "-") { k = $1 SUBSEP $2 SUBSEP c; v[k, ++n[k]] = $c } }
+  END { for (i = 1; i <= stacks; i++) for (c = 3; c <= 10; c++)
+          printf "  %-5s %-18s %10s → %10s\n", order[i], names[c - 2], arm(order[i], "off", c), arm(order[i], "on", c) }' "$work/results"

@@ -275,11 +275,7 @@ echo "machine load after: $(uptime | sed 's/.*load average/load average/')"
 echo
 echo "harness ÷ ${baseline:+baseline (}${baseline:-C tool}${baseline:+)} (median req/s of each; each repetition's ratio in brackets)"
 for stack in ${stacks//,/ }; do
-  awk -v stack="$stack" -v ab="${baseline:+1}" '
-    function median(a, n,   i, j, t) {
-      for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-    }
+  awk -v stack="$stack" -v ab="${baseline:+1}" "$(cat "$root/scripts/lib/median.awk")"'
     function cpu(a, n) { return n ? sprintf("%.4f", median(a, n)) : "?" }
     $1 == stack && $2 == "harness" { h[++nh] = $4; hr[$3] = $4; if ($5 != "?") hc[++nhc] = $5 }
     $1 == stack && $2 != "harness" { t[++nt] = $4; tr[$3] = $4; if ($5 != "?") tc[++ntc] = $5; tool = $2 }

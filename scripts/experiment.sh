@@ -47,15 +47,14 @@ s3_summary() {
     awk -F'|' -v d="$degree" '/^## / { stack = $0; sub(/^## /, "", stack); sub(/ .*/, "", stack) }
       /^\| mode \| requests \|/ { rows = 1; next } /^$/ { rows = 0 }
       rows && $2 !~ /^-/ { gsub(/[ ,]/, "", $5); gsub(/[ ,]/, "", $8); print stack, d, $5, $8 }' "$folder/summary.md"
-  done | sort -k1,1 -k2,2n | awk '
-    function median(list,   n, v, i, j, t) { n = split(list, v, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
-      lo = v[1]; hi = v[n]; return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
-    { key = $1 " " $2; if (!(key in means)) order[++k] = key; means[key] = means[key] " " $3; p99s[key] = p99s[key] " " $4; count[key]++ }
-    END { for (i = 1; i <= k; i++) { key = order[i]; split(key, f, " ")
-            m = median(means[key]); mlo = lo; mhi = hi; p = median(p99s[key])
-            if (f[2] == 1) base[f[1]] = m
-            printf "  %-5s %2s  %2d  %7.0f (%.0f–%.0f)  %7.0f (%.0f–%.0f)  %s\n", f[1], f[2], count[key], m, mlo, mhi, p, lo, hi,
-              (f[1] in base) ? sprintf("%.2f×", m / base[f[1]]) : "—" } }'
+  done | sort -k1,1 -k2,2n | awk "$(cat scripts/lib/median.awk)"'
+    { key = $1 " " $2; if (!(key in count)) order[++k] = key; n = ++count[key]; means[key, n] = $3; p99s[key, n] = $4 }
+    END { for (i = 1; i <= k; i++) { key = order[i]; split(key, f, " "); n = count[key]
+            for (j = 1; j <= n; j++) { m[j] = means[key, j]; p[j] = p99s[key, j] }
+            mean = median(m, n); p99 = median(p, n)  # each sorted in place: [1] the least, [n] the most
+            if (f[2] == 1) base[f[1]] = mean
+            printf "  %-5s %2s  %2d  %7.0f (%.0f–%.0f)  %7.0f (%.0f–%.0f)  %s\n", f[1], f[2], n, mean, m[1], m[n], p99, p[1], p[n],
+              (f[1] in base) ? sprintf("%.2f×", mean / base[f[1]]) : "—" } }'
   rm -f "$1"
 }
 

@@ -17,7 +17,7 @@ internal static class RunnerRuntime
     /// </summary>
     /// <remarks>
     /// Inline socket completions (<see cref="ServiceEnvironment.InlineCompletions"/>) stay off by default: on the
-    /// 2-core machine they took 10–25 % less of the runner's CPU per request at 32 near-empty calls in flight, but at
+    /// 2-core machine they took 6–23 % less of the runner's CPU per request at 32 near-empty calls in flight, but at
     /// 2,000 calls of a 1 s wait they took more CPU and added latency to gRPC's p99 (docs/runner-cost.md). The
     /// variable given to the runner still turns them on for it alone.
     /// </remarks>
