@@ -1,5 +1,4 @@
 using System.CommandLine;
-using System.Runtime.InteropServices;
 using Harness.LoadTests.Cli;
 using Harness.LoadTests.Running;
 using Spectre.Console;
@@ -18,24 +17,7 @@ if (Console.IsOutputRedirected)
     console.Profile.Width = 4096;
 }
 
-// Ctrl+C, SIGTERM (docker stop, kill): the first one cancels the run, which then writes what it recorded and
-// stops the services it started (exit code 130). A second one cuts that short: it kills the child processes and
-// removes matrix's containers itself, then ends the process (130 after Ctrl+C, 143 after SIGTERM).
-using var cancellation = new CancellationTokenSource();
-void Stop(PosixSignalContext context)
-{
-    context.Cancel = true;
-    if (!cancellation.IsCancellationRequested)
-    {
-        cancellation.Cancel();
-        return;
-    }
-
-    EmergencyStop.Run();
-    Environment.Exit(context.Signal == PosixSignal.SIGINT ? 130 : 143);
-}
-
-using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
-using var terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
+// Ctrl+C, SIGTERM: the first cancels the run, which still writes what it recorded; a second ends it at once.
+using var interruption = Interruption.Register();
 var invocation = new InvocationConfiguration { ProcessTerminationTimeout = null };
-return await HarnessCli.InvokeAsync(console, args, invocation, cancellation.Token);
+return interruption.ExitCode(await HarnessCli.InvokeAsync(console, args, invocation, interruption.Token));

@@ -25,4 +25,7 @@ internal static class ExitCodes
 
     /// <summary>Ctrl+C or SIGTERM: what was recorded was written, and the report rendered from it.</summary>
     public const int Interrupted = 130;
+
+    /// <summary>A second SIGTERM during the clean-up of the first: the services were killed, the report may be missing.</summary>
+    public const int Terminated = 143;
 }
