@@ -136,7 +136,7 @@ case "$experiment" in
       --operations call-third-party --fanout 1 --delay-ms "$wait_ms" --style task-wait --modes threadpool --stacks grpc
     # SOAP on HTTP/1.1 holds a connection per call in flight: as many users as the descriptor limit allows (the
     # harness refuses more before the run, naming the limit).
-    harness run --output reports/S1-soap --profile constant --users "${S1_SOAP_USERS:-$(($(ulimit -Hn) - 256))}" \
+    harness run --output reports/S1-soap --profile constant --users "${S1_SOAP_USERS:-$(($(ulimit -Hn) - 512))}" \
       --operations call-third-party --fanout 1 --delay-ms "$wait_ms" --style task-delay --modes threadpool --stacks soap
     ;;
   S2)

@@ -76,6 +76,19 @@ public sealed class LocalProcess : IAsyncDisposable
 
     public bool HasExited => _process.HasExited;
 
+    /// <summary>The exit code once the process has exited, else null.</summary>
+    public int? ExitCode => _process.HasExited ? _process.ExitCode : null;
+
+    /// <summary>Completes when the process exits, however it ends (killed included).</summary>
+    public Task WaitForExitAsync(CancellationToken cancellationToken) => _process.WaitForExitAsync(cancellationToken);
+
+    /// <summary>The last <paramref name="count"/> lines the process wrote (standard output and error together).</summary>
+    public IReadOnlyList<string> OutputTail(int count)
+    {
+        var lines = Output.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        return lines[Math.Max(0, lines.Length - count)..];
+    }
+
     public string Output
     {
         get

@@ -18,12 +18,15 @@ namespace Harness.ServiceDefaults;
 /// threads and queue lose the very seconds they exist to show. Here nothing waits for the pool: accept, read,
 /// render and write are plain system calls on this thread, and the snapshot reads the counters directly. One
 /// connection at a time, closed after its answer; a client that sends nothing holds it for at most
-/// <see cref="IoTimeout"/>.
+/// <see cref="IoTimeout"/>. Nothing that goes wrong here may end the process or the thread: an exception on a
+/// thread of its own would kill the service (a process out of descriptors did exactly that, mid-run), so a failed
+/// render answers 500, and a failed accept (EMFILE) is tried again after <see cref="AcceptRetryDelay"/>.
 /// </remarks>
 public sealed class DedicatedMetricsListener(IOptions<ListenOptions> listen, IServiceProvider services, ILogger<DedicatedMetricsListener> logger)
     : IHostedService, IDisposable
 {
     private static readonly TimeSpan IoTimeout = TimeSpan.FromSeconds(5);
+    private static readonly TimeSpan AcceptRetryDelay = TimeSpan.FromMilliseconds(100);
     private const int MaxRequestBytes = 8 * 1024;
 
     private TcpListener? _listener;
@@ -46,7 +49,7 @@ public sealed class DedicatedMetricsListener(IOptions<ListenOptions> listen, ISe
         listener.Start();
         _listener = listener;
         Port = ((IPEndPoint)listener.LocalEndpoint).Port;
-        var thread = new Thread(() => Serve(listener, () => MetricsEndpoint.Render(identity, scheduler, sources)))
+        var thread = new Thread(() => Serve(listener, () => MetricsEndpoint.Render(identity, scheduler, sources), logger))
         {
             IsBackground = true,
             Name = "harness-metrics",
@@ -68,7 +71,7 @@ public sealed class DedicatedMetricsListener(IOptions<ListenOptions> listen, ISe
         Interlocked.Exchange(ref _listener, null)?.Dispose();
     }
 
-    private static void Serve(TcpListener listener, Func<string> render)
+    private static void Serve(TcpListener listener, Func<string> render, ILogger logger)
     {
         while (true)
         {
@@ -77,9 +80,20 @@ public sealed class DedicatedMetricsListener(IOptions<ListenOptions> listen, ISe
             {
                 client = listener.AcceptSocket();
             }
-            catch (Exception ex) when (ex is SocketException or ObjectDisposedException or InvalidOperationException)
+            catch (Exception ex) when (ex is ObjectDisposedException or InvalidOperationException)
             {
-                return;
+                return; // stopped
+            }
+            catch (SocketException ex) when (ex.SocketErrorCode is not (SocketError.OperationAborted or SocketError.Interrupted or SocketError.NotSocket))
+            {
+                // Out of descriptors, or a connection that went before it was accepted: the next one may fare better.
+                logger.LogWarning("/metrics could not accept a connection: {Reason}", ex.Message);
+                Thread.Sleep(AcceptRetryDelay);
+                continue;
+            }
+            catch (SocketException)
+            {
+                return; // the listener was closed under the blocked accept
             }
 
             using (client)
@@ -131,12 +145,25 @@ public sealed class DedicatedMetricsListener(IOptions<ListenOptions> listen, ISe
         var (status, contentType, body) = (parts.Length == 3 ? parts[0] : null, path) switch
         {
             (_, not "/metrics") => ("404 Not Found", "text/plain; charset=utf-8", "Only /metrics is served on this port.\n"),
-            ("GET" or "HEAD", _) => ("200 OK", PrometheusWriter.ContentType, render()),
+            ("GET" or "HEAD", _) => Render(render),
             _ => ("405 Method Not Allowed", "text/plain; charset=utf-8", "GET /metrics only.\n"),
         };
         var bytes = Encoding.UTF8.GetBytes(body);
         var head = Encoding.ASCII.GetBytes(
             $"HTTP/1.1 {status}\r\nContent-Type: {contentType}\r\nContent-Length: {bytes.Length}\r\nConnection: close\r\n\r\n");
         return parts[0] == "HEAD" ? head : [.. head, .. bytes];
+    }
+
+    // Any failure of a snapshot is the answer's, never the thread's.
+    private static (string Status, string ContentType, string Body) Render(Func<string> render)
+    {
+        try
+        {
+            return ("200 OK", PrometheusWriter.ContentType, render());
+        }
+        catch (Exception ex)
+        {
+            return ("500 Internal Server Error", "text/plain; charset=utf-8", $"metrics could not be read: {ex.GetType().Name}: {ex.Message}\n");
+        }
     }
 }

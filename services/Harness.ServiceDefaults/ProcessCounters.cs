@@ -40,15 +40,22 @@ public readonly record struct ProcessCounters(
 
     private static int ReadOsThreads()
     {
-        if (File.Exists(StatusPath))
+        try
         {
-            foreach (var line in File.ReadLines(StatusPath))
+            if (File.Exists(StatusPath))
             {
-                if (TryField(line, "Threads:", out var threads))
+                foreach (var line in File.ReadLines(StatusPath))
                 {
-                    return (int)threads;
+                    if (TryField(line, "Threads:", out var threads))
+                    {
+                        return (int)threads;
+                    }
                 }
             }
+        }
+        catch (IOException)
+        {
+            // A process out of descriptors (EMFILE) cannot open the file; the reading is unavailable, not fatal.
         }
 
         return -1;

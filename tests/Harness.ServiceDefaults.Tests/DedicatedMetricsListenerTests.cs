@@ -69,6 +69,17 @@ public sealed class DedicatedMetricsListenerTests
     }
 
     [Fact]
+    public void Answer_WhenTheSnapshotFails_Is500WithTheReason_NotAnException()
+    {
+        // A process out of descriptors cannot open /proc/self/status; on this thread an exception would end the service.
+        var answer = Encoding.UTF8.GetString(DedicatedMetricsListener.Answer(
+            "GET /metrics HTTP/1.1", () => throw new IOException("Too many open files : '/proc/self/status'")));
+
+        Assert.StartsWith("HTTP/1.1 500 Internal Server Error\r\n", answer, StringComparison.Ordinal);
+        Assert.EndsWith("metrics could not be read: IOException: Too many open files : '/proc/self/status'\n", answer, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Start_WithoutMetricsPort_ListensOnNoExtraPort()
     {
         await using var app = SoapApp.Build(["--Listen:Port=0", "--Serilog:MinimumLevel:Default=Fatal"]);

@@ -1,14 +1,19 @@
+using System.Collections.Concurrent;
 using Harness.LoadTests.Hosting;
+using Harness.LoadTests.Recording;
 
 namespace Harness.LoadTests.Targets;
 
 /// <summary>
 /// The embedded default: the stub and the services started here as child processes on loopback ports, one
-/// mode at a time so that no two modes compete for the cores.
+/// mode at a time so that no two modes compete for the cores. While a series runs it watches the service: one that
+/// exits (a crash, the kernel's OOM killer) is a <c>target-down</c> event naming its exit code and its last words, so
+/// the report says why every later request failed instead of leaving a wall of connection errors unexplained.
 /// </summary>
-internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> log) : ITargetProvider
+internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> log) : ITargetProvider, ISeriesWatcher
 {
     private readonly Dictionary<string, List<LocalProcess>> _byMode = [];
+    private readonly ConcurrentDictionary<ServiceTarget, LocalProcess> _processOf = [];
     private LocalProcess? _stub;
 
     public async Task<IReadOnlyList<ServiceTarget>> AcquireAsync(string mode, CancellationToken cancellationToken)
@@ -36,10 +41,41 @@ internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> 
                 [$"--Scheduling:Mode={mode}", $"--ThirdParty:BaseAddress={_stub.Address}"],
                 cancellationToken);
             started.Add(service);
-            targets.Add(new ServiceTarget(stack, mode, service.Address, service.MetricsAddress));
+            var target = new ServiceTarget(stack, mode, service.Address, service.MetricsAddress);
+            _processOf[target] = service;
+            targets.Add(target);
         }
 
         return targets;
+    }
+
+    public async Task WatchAsync(ServiceTarget target, SeriesWatch series, CancellationToken cancellationToken)
+    {
+        if (!_processOf.TryGetValue(target, out var service))
+        {
+            return;
+        }
+
+        try
+        {
+            await service.WaitForExitAsync(cancellationToken);
+        }
+        catch (OperationCanceledException)
+        {
+            return; // the series ended with its service alive
+        }
+
+        var message = ExitMessage(service);
+        log(message);
+        series.Recorder.RecordEvent(new RunEvent(series.RunClock.Elapsed.TotalSeconds, "target-down", series.SeriesId, message));
+    }
+
+    /// <summary>"soap (threadpool) exited with code 134 during the series: Unhandled exception. …": the line that says why, where there is one.</summary>
+    internal static string ExitMessage(LocalProcess service)
+    {
+        var tail = service.OutputTail(40);
+        var why = tail.FirstOrDefault(line => line.StartsWith("Unhandled exception", StringComparison.Ordinal)) ?? tail.LastOrDefault();
+        return $"{service.Name} exited with code {service.ExitCode} during the series{(why is null ? "" : $": {why}")}";
     }
 
     public async Task ReleaseAsync(string mode)
@@ -48,6 +84,11 @@ internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> 
         {
             foreach (var process in processes)
             {
+                foreach (var target in _processOf.Where(p => p.Value == process).Select(p => p.Key).ToList())
+                {
+                    _processOf.TryRemove(target, out _);
+                }
+
                 await process.DisposeAsync();
             }
         }
