@@ -73,12 +73,14 @@ public sealed class DedicatedMetricsListener(IOptions<ListenOptions> listen, ISe
 
     private static void Serve(TcpListener listener, Func<string> render, ILogger logger)
     {
+        var failing = false;
         while (true)
         {
             Socket client;
             try
             {
                 client = listener.AcceptSocket();
+                failing = false;
             }
             catch (Exception ex) when (ex is ObjectDisposedException or InvalidOperationException)
             {
@@ -87,7 +89,13 @@ public sealed class DedicatedMetricsListener(IOptions<ListenOptions> listen, ISe
             catch (SocketException ex) when (ex.SocketErrorCode is not (SocketError.OperationAborted or SocketError.Interrupted or SocketError.NotSocket))
             {
                 // Out of descriptors, or a connection that went before it was accepted: the next one may fare better.
-                logger.LogWarning("/metrics could not accept a connection: {Reason}", ex.Message);
+                // Said once a streak: out of descriptors, this fails ten times a second.
+                if (!failing)
+                {
+                    logger.LogWarning("/metrics could not accept a connection, retrying until it can: {Reason}", ex.Message);
+                    failing = true;
+                }
+
                 Thread.Sleep(AcceptRetryDelay);
                 continue;
             }

@@ -126,6 +126,23 @@ internal static class ProcessTree
         return found;
     }
 
+    /// <summary>The process's command line, its arguments joined by spaces; empty once it is gone.</summary>
+    public static string CommandLine(int pid)
+    {
+        try
+        {
+            return File.ReadAllText($"/proc/{pid}/cmdline").Replace('\0', ' ');
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return "";
+        }
+    }
+
+    /// <summary>"pid state parent: command line", for a failure message.</summary>
+    public static string Describe(int pid) =>
+        Stat(pid) is { } stat ? $"{pid} {stat.State} (parent {stat.Parent}): {CommandLine(pid).Split('\n')[0]}" : $"{pid} gone";
+
     /// <summary>True while the process exists and is not a zombie (dead, waiting to be reaped).</summary>
     public static bool IsAlive(int pid) => Stat(pid) is { } stat && stat.State != 'Z';
 

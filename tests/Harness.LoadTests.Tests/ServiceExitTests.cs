@@ -19,8 +19,8 @@ public sealed class ServiceExitTests
             "--output", output);
         await harness.WaitForLineAsync("[1/1 grpc-call-third-party-iocp]", Timeout);
         // The service itself, not the shell around it that also names it.
-        var service = ProcessTree.Descendants(harness.Id).Single(pid =>
-            CommandLine(pid).StartsWith("dotnet ", StringComparison.Ordinal) && CommandLine(pid).Contains("Harness.GrpcService.dll", StringComparison.Ordinal));
+        var service = ProcessTree.Descendants(harness.Id).Single(pid => ProcessTree.CommandLine(pid) is var line
+            && line.StartsWith("dotnet ", StringComparison.Ordinal) && line.Contains("Harness.GrpcService.dll", StringComparison.Ordinal));
 
         // Act: the kernel's way of ending a process (as the OOM killer does), which no handler in it sees.
         await Containers.Docker.RunAsync("kill", ["-KILL", $"{service}"], TimeSpan.FromSeconds(10));
@@ -32,17 +32,5 @@ public sealed class ServiceExitTests
         var data = RawRunReader.Read(HarnessRun.RunFolder(output));
         var down = Assert.Single(data.Events, e => e.Kind == "target-down" && e.Message.Contains("exited with code 137", StringComparison.Ordinal));
         Assert.Equal("grpc-call-third-party-iocp", down.SeriesId);
-    }
-
-    private static string CommandLine(int pid)
-    {
-        try
-        {
-            return File.ReadAllText($"/proc/{pid}/cmdline").Replace('\0', ' ');
-        }
-        catch (IOException)
-        {
-            return "";
-        }
     }
 }

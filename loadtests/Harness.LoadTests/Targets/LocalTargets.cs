@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using Harness.LoadTests.Hosting;
 using Harness.LoadTests.Recording;
 
@@ -12,8 +11,8 @@ namespace Harness.LoadTests.Targets;
 /// </summary>
 internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> log) : ITargetProvider, ISeriesWatcher
 {
-    private readonly Dictionary<string, List<LocalProcess>> _byMode = [];
-    private readonly ConcurrentDictionary<ServiceTarget, LocalProcess> _processOf = [];
+    // Written only between series (acquire, release), read by the watcher during one.
+    private readonly Dictionary<string, List<(ServiceTarget Target, LocalProcess Process)>> _byMode = [];
     private LocalProcess? _stub;
 
     public async Task<IReadOnlyList<ServiceTarget>> AcquireAsync(string mode, CancellationToken cancellationToken)
@@ -29,7 +28,7 @@ internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> 
             _stub = await LocalProcess.StartAsync("stub", "Harness.ThirdPartyStub", [], cancellationToken);
         }
 
-        var started = new List<LocalProcess>();
+        var started = new List<(ServiceTarget Target, LocalProcess Process)>();
         _byMode[mode] = started;
         var targets = new List<ServiceTarget>();
         foreach (var stack in stacks)
@@ -40,9 +39,8 @@ internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> 
                 stack == Stacks.Soap ? "Harness.SoapService" : "Harness.GrpcService",
                 [$"--Scheduling:Mode={mode}", $"--ThirdParty:BaseAddress={_stub.Address}"],
                 cancellationToken);
-            started.Add(service);
             var target = new ServiceTarget(stack, mode, service.Address, service.MetricsAddress);
-            _processOf[target] = service;
+            started.Add((target, service));
             targets.Add(target);
         }
 
@@ -51,7 +49,7 @@ internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> 
 
     public async Task WatchAsync(ServiceTarget target, SeriesWatch series, CancellationToken cancellationToken)
     {
-        if (!_processOf.TryGetValue(target, out var service))
+        if (!_byMode.TryGetValue(target.Mode, out var started) || started.Find(s => s.Target == target).Process is not { } service)
         {
             return;
         }
@@ -65,13 +63,18 @@ internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> 
             return; // the series ended with its service alive
         }
 
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return; // killed by an interrupted run's own stop, not a death of its own
+        }
+
         var message = ExitMessage(service);
         log(message);
         series.Recorder.RecordEvent(new RunEvent(series.RunClock.Elapsed.TotalSeconds, "target-down", series.SeriesId, message));
     }
 
     /// <summary>"soap (threadpool) exited with code 134 during the series: Unhandled exception. …": the line that says why, where there is one.</summary>
-    internal static string ExitMessage(LocalProcess service)
+    private static string ExitMessage(LocalProcess service)
     {
         var tail = service.OutputTail(40);
         var why = tail.FirstOrDefault(line => line.StartsWith("Unhandled exception", StringComparison.Ordinal)) ?? tail.LastOrDefault();
@@ -82,13 +85,8 @@ internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> 
     {
         if (_byMode.Remove(mode, out var processes))
         {
-            foreach (var process in processes)
+            foreach (var (_, process) in processes)
             {
-                foreach (var target in _processOf.Where(p => p.Value == process).Select(p => p.Key).ToList())
-                {
-                    _processOf.TryRemove(target, out _);
-                }
-
                 await process.DisposeAsync();
             }
         }
