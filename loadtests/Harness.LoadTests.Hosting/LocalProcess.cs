@@ -40,6 +40,7 @@ public sealed class LocalProcess : IAsyncDisposable
 
     private readonly Process _process;
     private readonly StringBuilder _output = new();
+    private readonly Lock _killGate = new();
     private readonly string _assemblyName;
     private readonly string[] _args;
     private readonly IReadOnlyList<KeyValuePair<string, string>> _environment;
@@ -192,19 +193,28 @@ public sealed class LocalProcess : IAsyncDisposable
         return local;
     }
 
-    /// <summary>Kills the process (for fault tests and clean-up); safe to call twice.</summary>
+    /// <summary>Kills the process (for fault tests and clean-up); safe to call twice, and from two threads at once.</summary>
+    /// <remarks>
+    /// One kill at a time, and a second caller waits for the first to finish. Killing a tree stops each process
+    /// (SIGSTOP) before it lists the children and kills it; if the harness ends inside that (a second Ctrl+C's
+    /// <see cref="KillAll"/> racing the normal clean-up's kill, then exiting), a process is left stopped for good,
+    /// where the watchdog can never see its pipe close: a stopped <c>/bin/sh</c> orphan, seen in the signal tests.
+    /// </remarks>
     public void Kill()
     {
-        try
+        lock (_killGate)
         {
-            if (!_process.HasExited)
+            try
             {
-                _process.Kill(entireProcessTree: true);
+                if (!_process.HasExited)
+                {
+                    _process.Kill(entireProcessTree: true);
+                }
             }
-        }
-        catch (InvalidOperationException)
-        {
-            // Never started or already reaped.
+            catch (InvalidOperationException)
+            {
+                // Never started or already reaped.
+            }
         }
     }
 

@@ -76,7 +76,8 @@ public sealed class SignalTests
             await Task.Delay(100);
         }
 
-        Assert.True(!pids.Any(ProcessTree.IsAlive), $"still running: {string.Join(", ", pids.Where(ProcessTree.IsAlive))}\n{output}");
+        Assert.True(!pids.Any(ProcessTree.IsAlive),
+            $"still running: {string.Join("; ", pids.Where(ProcessTree.IsAlive).Select(ProcessTree.Describe))}\n{output}");
     }
 }
 
