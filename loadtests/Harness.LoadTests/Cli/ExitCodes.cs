@@ -20,7 +20,7 @@ internal static class ExitCodes
     /// <summary>Anything else that stopped the run; the message says what.</summary>
     public const int RunFailed = 5;
 
-    /// <summary>Distributed run: the agents did not all meet (a barrier timed out, an agent gave up or was late for <c>--start-at</c>), or <c>merge --wait</c> found an agent unfinished.</summary>
+    /// <summary>Distributed run: the agents did not all meet (one did not register or come to a meeting within <c>--agent-timeout</c>, one died, the coordinator went silent), or <c>merge --wait</c> found an agent unfinished.</summary>
     public const int AgentsMissing = 6;
 
     /// <summary>Ctrl+C or SIGTERM: what was recorded was written, and the report rendered from it.</summary>

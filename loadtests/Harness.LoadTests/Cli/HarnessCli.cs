@@ -88,6 +88,7 @@ internal static class HarnessCli
 
         root.Subcommands.Add(CalibrateCommand.Create(console));
         root.Subcommands.Add(MergeCommand.Create(console));
+        root.Subcommands.Add(CoordinateCommand.Create(console));
         return root;
     }
 

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Harness.LoadTests.Cli;
+using Harness.LoadTests.Distributed.Coordination;
 using Harness.LoadTests.Engine;
 using Harness.LoadTests.Profiles;
 using Harness.LoadTests.Recording;
@@ -10,46 +11,51 @@ using Spectre.Console;
 namespace Harness.LoadTests.Distributed;
 
 /// <summary>
-/// <c>harness run --agent</c>: claims an index if asked to, meets the other agents (or waits for <c>--start-at</c>),
-/// runs its share of the load into <c>--output/agent-I-of-N</c> as a normal run does, then writes the folder's
-/// <see cref="DoneMarker"/>.
+/// <c>harness run --agent … --coordinator URL</c>: registers with the coordinator (which confirms or gives the index
+/// and names the run), meets the other agents there, runs its share of the load into <c>--output/agent-I-of-N</c> as
+/// a normal run does, writes the folder's <see cref="DoneMarker"/> and uploads the folder to the coordinator.
 /// </summary>
 internal static class AgentRun
 {
-    /// <summary>How late an agent may be for <c>--start-at</c> and still run: later, its series would not line up with the others'.</summary>
-    public static readonly TimeSpan StartTolerance = TimeSpan.FromSeconds(1);
-
     public static async Task<int> RunAsync(IAnsiConsole console, RunOptions options, AgentRequest request, CancellationToken cancellationToken)
     {
+        await using var coordinator = new CoordinatorClient(request.Coordinator, note => console.MarkupLineInterpolated($"[grey]{note}[/]"));
+        var series = RunPlan.Create(options.Modes, options.Repeat, options.Stacks, options.Operations)
+            .SelectMany(m => m.Series).OrderBy(s => s.Index).Select(s => s.Id).ToList();
+        var profile = string.Create(CultureInfo.InvariantCulture, $"{options.Profile.Name} at time scale {options.TimeScale}");
         AgentSettings agent;
         string runDirectory;
         try
         {
-            var index = request.Index ?? AgentBarrier.Claim(request.Barrier!, request.Count, Environment.MachineName);
-            agent = new AgentSettings(index, request.Count, request.RunId, request.Barrier, request.BarrierTimeout);
+            console.MarkupLineInterpolated($"[grey]registering with the coordinator at {request.Coordinator} (trying for at most {DurationJsonConverter.Format(request.AgentTimeout)})[/]");
+            var registered = await coordinator.RegisterAsync(
+                new RegisterRequest(request.Index, request.Count, Environment.MachineName, series, profile), request.AgentTimeout, cancellationToken);
+            agent = new AgentSettings(registered.Index, request.Count, registered.RunId, coordinator);
             runDirectory = Path.GetFullPath(Path.Combine(options.OutputDirectory, agent.FolderName));
             if (File.Exists(RawRunFiles.ManifestPath(runDirectory)))
             {
                 throw new UsageException($"{runDirectory} already holds a run; give each distributed run an --output folder of its own.");
             }
         }
-        catch (Exception ex) when (ex is UsageException or IOException or UnauthorizedAccessException)
+        catch (Exception ex) when (ex is AgentsMissingException or UsageException or HttpRequestException)
         {
             console.MarkupLineInterpolated($"[red]error:[/] {ex.Message}");
-            return ExitCodes.Usage;
+            return ex is AgentsMissingException ? ExitCodes.AgentsMissing : ExitCodes.Usage;
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            console.MarkupLine("[yellow]Interrupted before the run started; nothing was run.[/]");
+            return ExitCodes.Interrupted;
         }
 
         options = options with { Agent = agent };
         console.MarkupLineInterpolated($"[grey]agent {agent.Index} of {agent.Count}, run {agent.RunId}: {ShareText(options, agent)}[/]");
-        if (agent.Barrier is null && RunPlan.Create(options.Modes, options.Repeat, options.Stacks, options.Operations).Sum(m => m.Series.Count) > 1)
-        {
-            console.MarkupLine(
-                "[yellow]warning:[/] with --start-at only the first series starts together; later ones drift by the difference in the agents' drain times. Use --barrier to start every series together.");
-        }
         int exit;
         try
         {
-            await StartTogetherAsync(console, request, agent, cancellationToken);
+            await coordinator.MeetAsync(CoordinatorState.StartPhase, cancellationToken);
+            console.MarkupLineInterpolated(
+                $"[grey]started with the other agents; clock offset from the coordinator {StartSpread.Signed(coordinator.Clock.Offset)} ms ± {coordinator.Clock.RoundTrip.TotalMilliseconds / 2:F1}[/]");
             exit = await new RunOrchestrator(console).RunAsync(options, new ExternalTargets(options.Targets), cancellationToken);
         }
         catch (Exception ex) when (ex is AgentsMissingException or UsageException)
@@ -74,45 +80,44 @@ internal static class AgentRun
         }
 
         WriteDone(console, runDirectory, agent, exit);
-        return exit;
+        return await UploadAsync(console, coordinator, runDirectory, exit, cancellationToken);
     }
 
     /// <summary>Before each series (after the lead's calibration): the agents meet again, so every series starts in the same second on all of them.</summary>
     public static Task BeforeSeriesAsync(AgentSettings? agent, int seriesIndex, string seriesId, CancellationToken cancellationToken) =>
-        agent?.Barrier is { } barrier
-            ? AgentBarrier.MeetAsync(barrier, AgentBarrier.SeriesPhase(seriesIndex, seriesId), agent.Index, agent.Count, agent.BarrierTimeout, cancellationToken)
-            : Task.CompletedTask;
+        agent is null
+            ? Task.CompletedTask
+            : agent.Coordinator.MeetAsync(CoordinatorState.SeriesPhase(seriesIndex, seriesId), cancellationToken);
 
-    private static async Task StartTogetherAsync(IAnsiConsole console, AgentRequest request, AgentSettings agent, CancellationToken cancellationToken)
+    /// <summary>The run folder goes to the coordinator whatever the run's exit code, so nothing recorded is lost; it also stays here.</summary>
+    private static async Task<int> UploadAsync(IAnsiConsole console, CoordinatorClient coordinator, string runDirectory, int exit, CancellationToken cancellationToken)
     {
-        DateTimeOffset start;
-        if (request.Barrier is { } barrier)
+        if (!File.Exists(RawRunFiles.ManifestPath(runDirectory)))
         {
-            console.MarkupLineInterpolated($"[grey]waiting at {barrier} for {agent.Count} agents (at most {DurationJsonConverter.Format(request.BarrierTimeout)})[/]");
-            start = await AgentBarrier.MeetAsync(barrier, "start", agent.Index, agent.Count, request.BarrierTimeout, cancellationToken);
-        }
-        else
-        {
-            start = request.StartAt!.Value;
-            var wait = start - DateTimeOffset.UtcNow;
-            if (wait < -StartTolerance)
-            {
-                throw new AgentsMissingException(
-                    $"--start-at {start:O} passed {-wait.TotalSeconds:F1} s ago: agent {agent.Index} of {agent.Count} is late and did not run (the others started without it).");
-            }
-
-            if (wait > TimeSpan.Zero)
-            {
-                console.MarkupLineInterpolated($"[grey]starting at {start:O}, in {wait.TotalSeconds:F0} s[/]");
-                await AgentBarrier.WaitUntilAsync(start, cancellationToken);
-            }
+            return exit;
         }
 
-        var late = DateTimeOffset.UtcNow - start;
-        if (late > TimeSpan.FromMilliseconds(250))
+        console.MarkupLineInterpolated($"[grey]uploading {runDirectory} to the coordinator[/]");
+        string? why;
+        try
         {
-            console.MarkupLineInterpolated($"[yellow]warning:[/] agent {agent.Index} starts {late.TotalSeconds:F2} s after the agreed start {start:O}.");
+            // An interrupted agent still hands over what it recorded, within a bound.
+            using var bound = new CancellationTokenSource(TimeSpan.FromMinutes(2));
+            why = await coordinator.UploadAsync(runDirectory, exit, bound.Token);
         }
+        catch (OperationCanceledException)
+        {
+            why = "the upload took longer than 2 minutes";
+        }
+
+        if (why is null)
+        {
+            console.MarkupLine("uploaded the run to the coordinator");
+            return exit;
+        }
+
+        console.MarkupLineInterpolated($"[red]error:[/] the run could not be uploaded to the coordinator ({why}); it is kept in {runDirectory}.");
+        return exit is ExitCodes.Ok or ExitCodes.ThresholdBreached ? ExitCodes.OutputFailed : exit;
     }
 
     private static string ShareText(RunOptions options, AgentSettings agent)
@@ -157,3 +162,6 @@ internal static class AgentRun
         }
     }
 }
+
+/// <summary>The agents did not all meet (one did not register or come to a meeting in time, one died, the coordinator went silent): exit code 6.</summary>
+internal sealed class AgentsMissingException(string message) : Exception(message);

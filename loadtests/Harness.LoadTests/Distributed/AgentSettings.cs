@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
+using Harness.LoadTests.Distributed.Coordination;
 
 namespace Harness.LoadTests.Distributed;
 
@@ -8,9 +9,8 @@ namespace Harness.LoadTests.Distributed;
 /// <see cref="Count"/>, every agent of the run sharing <see cref="RunId"/>. Agent 0 is the lead: only it scrapes the
 /// services' /metrics (N agents would read the same counters N times) and calibrates the ideal lines.
 /// </summary>
-/// <param name="Barrier">The shared folder the agents meet in before the run and before every series; null with <c>--start-at</c>.</param>
-/// <param name="BarrierTimeout">How long an agent waits at a meeting for the others before the run fails.</param>
-internal sealed partial record AgentSettings(int Index, int Count, string RunId, string? Barrier, TimeSpan BarrierTimeout)
+/// <param name="Coordinator">The coordinator the agents meet at before the run and before every series.</param>
+internal sealed partial record AgentSettings(int Index, int Count, string RunId, CoordinatorClient Coordinator)
 {
     /// <summary>Agent 0; with no agents (<c>Agent</c> null) the run itself does what the lead does.</summary>
     public bool IsLead => Index == 0;
@@ -19,11 +19,10 @@ internal sealed partial record AgentSettings(int Index, int Count, string RunId,
     public bool Scrapes => IsLead;
 
     /// <summary>
-    /// Only the lead makes the lone calls that measure the ideal lines (N agents at once would not be alone), and only
-    /// with a barrier, where the others wait for it before each series; with <c>--start-at</c> its series would start
-    /// seconds after theirs, so no agent calibrates and the report has no ideal lines.
+    /// Only the lead makes the lone calls that measure the ideal lines (N agents at once would not be alone); the
+    /// others wait for it at the next series' meeting.
     /// </summary>
-    public bool Calibrates => IsLead && Barrier is not null;
+    public bool Calibrates => IsLead;
 
     /// <summary>The agent's run folder under <c>--output</c>: <c>agent-I-of-N</c>.</summary>
     public string FolderName => Name(Index, Count);

@@ -1,7 +1,6 @@
 using System.CommandLine;
 using Harness.LoadTests.Cli;
 using Harness.LoadTests.Profiles;
-using Harness.LoadTests.Recording;
 using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Running;
 using Spectre.Console;
@@ -9,9 +8,8 @@ using Spectre.Console;
 namespace Harness.LoadTests.Distributed;
 
 /// <summary>
-/// <c>harness merge RUN_DIR... --output DIR</c>: the agents' runs of one distributed run added up exactly
-/// (<see cref="RunMerger"/>: histograms summed bucket by bucket, never percentiles averaged) into one run folder,
-/// rendered as <c>harness run</c> renders its own.
+/// <c>harness merge RUN_DIR... --output DIR</c>: agents' run folders copied by hand joined into one run folder
+/// (<see cref="AgentJoin"/>), as the coordinator joins the runs its agents upload.
 /// </summary>
 internal sealed class MergeCommand
 {
@@ -47,7 +45,7 @@ internal sealed class MergeCommand
         var paths = parse.GetValue(_runs)!;
         var output = Path.GetFullPath(parse.GetValue(_output)!);
         IReadOnlyList<Threshold> thresholds;
-        IReadOnlyList<AgentRunData> agents;
+        IReadOnlyList<string> folders;
         try
         {
             thresholds = [.. (parse.GetValue(_assertions) ?? []).Select(Threshold.Parse)];
@@ -67,8 +65,7 @@ internal sealed class MergeCommand
                 await AgentRuns.WaitForDoneAsync(paths, wait, cancellationToken);
             }
 
-            var runs = AgentRuns.Find(paths).Select(folder => (folder, RunReport.Read(console, folder))).ToList();
-            agents = AgentRuns.Check(runs);
+            folders = AgentRuns.Find(paths);
         }
         catch (AgentsMissingException ex)
         {
@@ -86,40 +83,6 @@ internal sealed class MergeCommand
             return ExitCodes.Usage;
         }
 
-        foreach (var agent in agents)
-        {
-            var done = DoneMarker.ReadFrom(agent.Folder);
-            if (done is not { Completed: true })
-            {
-                console.MarkupLineInterpolated(
-                    $"[yellow]warning:[/] {agent.Folder}: {(done is null ? "no done marker: the agent may still be running, or died" : $"the agent ended with exit code {done.ExitCode}")}; its run may be cut short.");
-            }
-        }
-
-        RunData merged;
-        try
-        {
-            merged = RunMerger.Merge([.. agents.Select(a => a.Run)]);
-        }
-        catch (ArgumentException ex)
-        {
-            console.MarkupLineInterpolated($"[red]error:[/] {ex.Message}");
-            return ExitCodes.Usage;
-        }
-
-        try
-        {
-            RawRunWriter.Write(output, merged);
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-        {
-            console.MarkupLineInterpolated($"[red]error:[/] could not write the merged run in {output} ({ex.Message}).");
-            return ExitCodes.OutputFailed;
-        }
-
-        var requests = merged.Timelines.Values.Sum(t => t.Sum(s => s.Requests));
-        console.MarkupLineInterpolated(
-            $"merged run {merged.Manifest.RunId}: {agents.Count} agents, {merged.Manifest.Series.Count} series, {requests} requests, into {output}");
-        return RunReport.Render(console, output, thresholds);
+        return AgentJoin.Join(console, folders, output, thresholds);
     }
 }

@@ -8,7 +8,7 @@ using k8s.Models;
 namespace Harness.Kubernetes.Tests.Checks;
 
 /// <summary>One `harness run` container (the runner or an agent), its arguments bound by the runner's own parser.</summary>
-internal sealed record RunInvocation(Workload Workload, V1Container Container, RunOptions? Options, string? Agent, string? Barrier, IReadOnlyList<string> Errors)
+internal sealed record RunInvocation(Workload Workload, V1Container Container, RunOptions? Options, string? Agent, string? Coordinator, IReadOnlyList<string> Errors)
 {
     /// <summary>Series the run records one after another: each target's stack × each operation.</summary>
     public int Series => Options is null ? 0 : Options.Targets.Count(t => Options.Stacks.Contains(t.Stack)) * Options.Operations.Count;
@@ -30,7 +30,7 @@ internal static class RunnerChecks
     public static readonly TimeSpan MaxDeadlineSlack = TimeSpan.FromHours(2);
 
     public static IReadOnlyList<string> All(Manifests manifests) =>
-        [.. Runs(manifests).SelectMany(r => r.Errors), .. Merges(manifests)];
+        [.. Runs(manifests).SelectMany(r => r.Errors), .. Coordinators(manifests)];
 
     public static IReadOnlyList<RunInvocation> Runs(Manifests manifests) =>
     [
@@ -45,9 +45,10 @@ internal static class RunnerChecks
         var where = $"{workload.Id} container {container.Name}";
         var errors = new List<string>();
         var args = ContainerArgs.Expanded(container).Skip(1).ToList();
-        // --agent and --barrier belong to the distributed run (issue 9 §1); the rest are `harness run` options.
+        // --agent, --coordinator and --agent-timeout make the run an agent of a distributed one; the rest are `harness run` options.
         var agent = ContainerArgs.Remove(args, "--agent");
-        var barrier = ContainerArgs.Remove(args, "--barrier");
+        var coordinator = ContainerArgs.Remove(args, "--coordinator");
+        ContainerArgs.Remove(args, "--agent-timeout");
         var profileFile = Path.Combine(Path.GetTempPath(), $"harness-k8s-profile-{Guid.NewGuid():N}.json");
         try
         {
@@ -71,7 +72,7 @@ internal static class RunnerChecks
             if (parse.Errors.Count > 0)
             {
                 errors.AddRange(parse.Errors.Select(e => $"{where}: {e.Message}"));
-                return new RunInvocation(workload, container, null, agent, barrier, errors);
+                return new RunInvocation(workload, container, null, agent, coordinator, errors);
             }
 
             RunOptions run;
@@ -82,11 +83,12 @@ internal static class RunnerChecks
             catch (UsageException ex)
             {
                 errors.Add($"{where}: {ex.Message}");
-                return new RunInvocation(workload, container, null, agent, barrier, errors);
+                return new RunInvocation(workload, container, null, agent, coordinator, errors);
             }
 
-            var invocation = new RunInvocation(workload, container, run, agent, barrier, errors);
-            errors.AddRange(Output(workload, container, run.OutputDirectory));
+            var invocation = new RunInvocation(workload, container, run, agent, coordinator, errors);
+            // An agent's run folder travels to the coordinator; only a run that keeps its own needs a claim.
+            errors.AddRange(agent is null ? Output(workload, container, run.OutputDirectory) : []);
             errors.AddRange(run.Targets.Count == 0 ? [$"{where}: no --target; in a cluster the runner must load the Services"] : []);
             errors.AddRange(run.Targets.SelectMany(t => Target(manifests, where, t)));
             errors.AddRange(WaitList(manifests, workload, run.Targets));
@@ -236,31 +238,52 @@ internal static class RunnerChecks
             : [];
     }
 
-    /// <summary>A merge reads the folder the agents met in and writes inside it, on the same volume.</summary>
-    private static IEnumerable<string> Merges(Manifests manifests)
+    /// <summary>
+    /// Every agent names a coordinator that is there: a Service port reaching a `harness coordinate` container that
+    /// listens on it, waits for as many agents as the agents are, and writes its run folder to a writable claim.
+    /// </summary>
+    private static IEnumerable<string> Coordinators(Manifests manifests)
     {
-        var barriers = Runs(manifests).Select(r => r.Barrier).OfType<string>().ToHashSet();
-        foreach (var workload in manifests.Workloads)
+        var coordinators = (from w in manifests.Workloads
+                            from c in w.Pod.Containers
+                            where c.Args is ["coordinate", ..]
+                            select (Workload: w, Container: c, Args: ContainerArgs.Expanded(c).ToList())).ToList();
+        foreach (var (workload, container, args) in coordinators)
         {
-            foreach (var container in workload.Pod.Containers.Where(c => c.Args is ["merge", ..]))
+            foreach (var error in Output(workload, container, ContainerArgs.Value(args, "--output") ?? ""))
             {
-                var args = ContainerArgs.Expanded(container).ToList();
-                var folder = args.Count > 1 ? args[1] : "";
-                var output = ContainerArgs.Value(args, "--output") ?? "";
-                if (!barriers.Contains(folder))
-                {
-                    yield return $"{workload.Id}: merges '{folder}', which is no agent's --barrier folder ({string.Join(", ", barriers)})";
-                }
+                yield return error;
+            }
+        }
 
-                if (!output.StartsWith(folder + "/", StringComparison.Ordinal))
-                {
-                    yield return $"{workload.Id}: merge --output '{output}' should be inside '{folder}'";
-                }
+        foreach (var agent in Runs(manifests).Where(r => r.Agent is not null))
+        {
+            var where = $"{agent.Workload.Id} container {agent.Container.Name}";
+            if (!Uri.TryCreate(agent.Coordinator, UriKind.Absolute, out var address))
+            {
+                yield return $"{where}: --agent without a --coordinator URL";
+                continue;
+            }
 
-                foreach (var error in Output(workload, container, folder))
-                {
-                    yield return error;
-                }
+            var (workload, container, port) = Reach(manifests, address);
+            var coordinator = coordinators.FirstOrDefault(c => c.Workload == workload && c.Container == container);
+            if (coordinator.Container is null)
+            {
+                yield return $"{where}: --coordinator {address} is not a Service port reaching a `harness coordinate` container";
+                continue;
+            }
+
+            var listen = ContainerArgs.Value(coordinator.Args, "--listen") ?? "127.0.0.1:7070";
+            if (!listen.StartsWith("0.0.0.0:", StringComparison.Ordinal) || listen[(listen.IndexOf(':', StringComparison.Ordinal) + 1)..] != port)
+            {
+                yield return $"{where}: --coordinator {address} reaches container port {port}, but {coordinator.Workload.Id} listens on {listen} (it must listen on 0.0.0.0:{port})";
+            }
+
+            var agents = ContainerArgs.Value(coordinator.Args, "--agents");
+            var count = agent.Agent!.Split('/')[^1];
+            if (agents != count)
+            {
+                yield return $"{where}: one of {count} agents, but {coordinator.Workload.Id} waits for --agents {agents}";
             }
         }
     }

@@ -65,6 +65,19 @@ public static class StackChecks
         foreach (var container in workload.Pod.Containers.Where(c => c.Ports is { Count: > 0 }))
         {
             var where = $"{workload.Id} container {container.Name}";
+            if (container.Args is ["coordinate", ..])
+            {
+                // The coordinator is the runner's command: its address and port are its --listen argument.
+                var listen = ContainerArgs.Value(ContainerArgs.Expanded(container), "--listen");
+                var declaredPorts = string.Join(", ", container.Ports!.Select(p => p.ContainerPort));
+                if (listen != $"0.0.0.0:{declaredPorts}")
+                {
+                    errors.Add($"{where}: --listen {listen ?? "(default 127.0.0.1:7070)"} must be 0.0.0.0:PORT with PORT its one containerPort [{declaredPorts}]");
+                }
+
+                continue;
+            }
+
             if (Ports.Env(container, "Listen__Address") != "0.0.0.0")
             {
                 errors.Add($"{where}: Listen__Address must be 0.0.0.0, or the service listens on loopback only");

@@ -57,5 +57,5 @@ public sealed class Manifests(IReadOnlyList<object> objects)
     public IReadOnlyList<Workload> Selected(IDictionary<string, string>? selector) =>
         selector is null || selector.Count == 0
             ? []
-            : [.. Workloads.Where(w => w.Kind == "Deployment" && selector.All(s => w.Template.Metadata?.Labels is { } l && l.TryGetValue(s.Key, out var v) && v == s.Value))];
+            : [.. Workloads.Where(w => selector.All(s => w.Template.Metadata?.Labels is { } l && l.TryGetValue(s.Key, out var v) && v == s.Value))];
 }

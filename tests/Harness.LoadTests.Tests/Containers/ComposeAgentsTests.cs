@@ -5,12 +5,12 @@ using Harness.LoadTests.Reporting.Analysis;
 
 namespace Harness.LoadTests.Tests.Containers;
 
-/// <summary>docker-compose.yml's distributed run: AGENTS agent containers share the load, and merge writes one report.</summary>
+/// <summary>docker-compose.yml's distributed run: AGENTS agent containers share the load, and the coordinator merges their uploads into one report.</summary>
 [Trait("Category", "Docker")]
 public sealed class ComposeAgentsTests
 {
     [Fact]
-    public async Task ProfileAgents_TwoAgentsClaimTheirIndexes_AndMergeWritesOneReportCountingBoth()
+    public async Task ProfileAgents_TwoAgentsClaimTheirIndexes_AndTheCoordinatorWritesOneReportCountingBoth()
     {
         // Arrange: a project of its own, free host ports, a reports folder the runner's user may write.
         var project = "harness-agents-" + Guid.NewGuid().ToString("N")[..8];
@@ -29,7 +29,7 @@ public sealed class ComposeAgentsTests
             // any call of a 5 s series comes back then depends on when the pool injects threads (0 of them did, on
             // both agents, in 2 of 3 runs). This test is about claiming indexes and merging, not about starvation.
             ["RUNNER_OPERATIONS"] = "compute",
-            ["MERGE_WAIT"] = "5m",
+            ["AGENTS_TIMEOUT"] = "5m",
         };
         string[] portVariables = ["STUB_PORT", "SOAP_THREADPOOL_PORT", "SOAP_IOCP_PORT", "SOAP_CUSTOMPOOL_PORT",
             "GRPC_THREADPOOL_PORT", "GRPC_IOCP_PORT", "GRPC_CUSTOMPOOL_PORT"];
@@ -42,16 +42,15 @@ public sealed class ComposeAgentsTests
         {
             // Act
             var (exitCode, output) = await Docker.RunAsync(
-                "docker-compose", ["-p", project, "--profile", "agents", "up", "--exit-code-from", "merge", "merge"], TimeSpan.FromMinutes(8), env);
+                "docker-compose", ["-p", project, "--profile", "agents", "up", "--exit-code-from", "coordinator", "coordinator"], TimeSpan.FromMinutes(8), env);
 
-            // Assert: one run folder, two agents' folders and the merged run beside them.
+            // Assert: one run folder, the merged run, the two agents' uploads in it.
             var logs = (await Docker.RunAsync("docker-compose", ["-p", project, "--profile", "agents", "logs", "--no-color", "agent"], TimeSpan.FromMinutes(1), env)).Output;
             Assert.True(exitCode == 0, output + logs);
-            var run = Assert.Single(Directory.GetDirectories(reports), d => Path.GetFileName(d).StartsWith("agents-", StringComparison.Ordinal) && !d.EndsWith("latest", StringComparison.Ordinal));
-            Assert.Equal(run, Path.Combine(reports, new DirectoryInfo(Path.Combine(reports, "agents-latest")).LinkTarget!));
-            var merged = RawRunReader.Read(Path.Combine(run, "merged"));
-            var agents = new[] { 0, 1 }.Select(i => RawRunReader.Read(Path.Combine(run, $"agent-{i}-of-2"))).ToList();
-            Assert.True(File.Exists(Path.Combine(run, "merged", "index.html")));
+            var run = Assert.Single(Directory.GetDirectories(reports));
+            var merged = RawRunReader.Read(run);
+            var agents = new[] { 0, 1 }.Select(i => RawRunReader.Read(Path.Combine(run, "agents", $"agent-{i}-of-2"))).ToList();
+            Assert.True(File.Exists(Path.Combine(run, "index.html")));
             Assert.Equal(Path.GetFileName(run), merged.Manifest.RunId);
             Assert.Equal(["threadpool", "iocp", "custompool"], merged.Manifest.Modes);
             Assert.Equal(2, merged.Manifest.Agents.Count);
@@ -62,6 +61,7 @@ public sealed class ComposeAgentsTests
                 Assert.All(perAgent, successes => Assert.True(successes > 0, $"{series.Id}: an agent had no successful requests"));
                 Assert.Equal(agents.Sum(a => a.Timelines[series.Id].Sum(s => s.Requests)), merged.Timelines[series.Id].Sum(s => s.Requests));
                 Assert.Contains(merged.Timelines[series.Id], s => ServerMetrics.HasTarget(s.Server));
+                Assert.Contains(merged.Events, e => e.Kind == "agents-started" && e.SeriesId == series.Id);
             }
         }
         finally

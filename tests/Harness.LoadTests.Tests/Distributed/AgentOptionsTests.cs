@@ -7,6 +7,7 @@ namespace Harness.LoadTests.Tests.Distributed;
 public sealed class AgentOptionsTests
 {
     private const string Target = "--target=grpc=http://127.0.0.1:1";
+    private const string Coordinator = "http://127.0.0.1:1";
 
     [Theory]
     [InlineData("0/3", 0, 3)]
@@ -20,7 +21,7 @@ public sealed class AgentOptionsTests
         Assert.Equal((4, 5), AgentCommandOptions.ParseAgent("env/5", name => name == "JOB_COMPLETION_INDEX" ? "4" : null));
 
     [Fact]
-    public void ClaimForm_LeavesTheIndexToTheBarrier() =>
+    public void ClaimForm_LeavesTheIndexToTheCoordinator() =>
         Assert.Equal((null, 3), AgentCommandOptions.ParseAgent("claim/3", _ => null));
 
     [Theory]
@@ -39,16 +40,13 @@ public sealed class AgentOptionsTests
     }
 
     [Theory]
-    [InlineData(new[] { "--agent", "3/3", "--barrier", "B", Target }, "error: --agent 3/3: index 3 is not an agent index")]
-    [InlineData(new[] { "--agent", "0/2", "--barrier", "B" }, "error: --agent needs --target: agents load services that are already running")]
-    [InlineData(new[] { "--agent", "0/2", Target }, "error: --agent needs one of --barrier DIR and --start-at TIME")]
-    [InlineData(new[] { "--agent", "0/2", "--barrier", "B", "--start-at", "2026-11-22T01:45:00Z", Target }, "error: --agent needs one of --barrier DIR and --start-at TIME")]
-    [InlineData(new[] { "--agent", "claim/2", "--start-at", "2026-11-22T01:45:00Z", Target }, "error: --agent claim/2 needs --barrier DIR")]
-    [InlineData(new[] { "--agent", "0/2", "--start-at", "soon", Target }, "error: --start-at 'soon' is not a time; write it in ISO 8601, UTC")]
-    [InlineData(new[] { "--agent", "0/2", "--start-at", "2099-01-01T00:00:00Z", Target }, "is more than 24 h ahead")]
-    [InlineData(new[] { "--agent", "0/2", "--barrier", "B", "--barrier-timeout", "0s", Target }, "error: --barrier-timeout '0s' must be a duration from 1s to 24h")]
-    [InlineData(new[] { "--agent", "0/2", "--barrier", "B", "--run-id", "a/b", Target }, "error: --run-id 'a/b' must be 1 to 100 letters, digits")]
-    [InlineData(new[] { "--run-id", "r1" }, "error: --run-id, --start-at and --barrier apply only with --agent I/N.")]
+    [InlineData(new[] { "--agent", "3/3", "--coordinator", Coordinator, Target }, "error: --agent 3/3: index 3 is not an agent index")]
+    [InlineData(new[] { "--agent", "0/2", "--coordinator", Coordinator }, "error: --agent needs --target: agents load services that are already running")]
+    [InlineData(new[] { "--agent", "0/2", Target }, "error: --agent needs --coordinator URL")]
+    [InlineData(new[] { "--agent", "0/2", "--coordinator", "coordinator:7070", Target }, "error: --coordinator 'coordinator:7070' must be an http:// URL with no path")]
+    [InlineData(new[] { "--agent", "0/2", "--coordinator", "http://c:7070/runs", Target }, "error: --coordinator 'http://c:7070/runs' must be an http:// URL with no path")]
+    [InlineData(new[] { "--agent", "0/2", "--coordinator", Coordinator, "--agent-timeout", "0s", Target }, "error: --agent-timeout '0s' must be a duration from 1s to 24h")]
+    [InlineData(new[] { "--coordinator", Coordinator }, "error: --coordinator applies only with --agent I/N.")]
     public async Task Run_WithBadAgentOptions_ExitsWithCode2_InOneLine(string[] args, string expected)
     {
         var output = HarnessRun.TempFolder();
@@ -71,29 +69,52 @@ public sealed class AgentOptionsTests
     }
 
     [Fact]
-    public async Task AgentLateForStartAt_FailsWithCode6_NamingIt_AndRunsNothing()
+    public async Task RunFolderOfTheSameAgentAlreadyThere_IsRefusedBeforeTheFirstMeeting()
     {
-        var output = HarnessRun.TempFolder();
-        var start = DateTimeOffset.UtcNow.AddSeconds(-30).ToString("O");
-
-        var (exitCode, text) = await HarnessRun.InvokeAsync("run", "--agent", "1/2", "--start-at", start, Target, "--output", output);
-
-        Assert.Equal(6, exitCode);
-        Assert.Contains("agent 1 of 2 is late and did not run", text, StringComparison.Ordinal);
-        Assert.Empty(Directory.GetFileSystemEntries(output));
-    }
-
-    [Fact]
-    public async Task RunFolderOfTheSameAgentAlreadyThere_IsRefusedBeforeTheBarrier()
-    {
+        // Arrange: a coordinator of two agents, and this agent's folder already written.
+        await using var coordinator = await Coordinators.StartAsync(count: 2);
         var output = HarnessRun.TempFolder();
         RecordedRuns.Write(Path.Combine(output, "agent-0-of-2"));
 
+        // Act
         var (exitCode, text) = await HarnessRun.InvokeAsync(
-            "run", "--agent", "0/2", "--barrier", Path.Combine(output, "barrier"), Target, "--output", output);
+            "run", "--agent", "0/2", "--coordinator", coordinator.Address.ToString(), Target, "--output", output);
 
+        // Assert
         Assert.Equal(2, exitCode);
         Assert.Contains("agent-0-of-2 already holds a run; give each distributed run an --output folder of its own.", text, StringComparison.Ordinal);
-        Assert.False(Directory.Exists(Path.Combine(output, "barrier", "start")));
+        Assert.Equal("1 of 2 agents registered, no meeting yet, 0 runs uploaded", coordinator.State.Status());
+    }
+
+    [Fact]
+    public async Task NoCoordinatorAnswering_FailsWithCode6_AfterTheAgentTimeout_NamingIt()
+    {
+        var output = HarnessRun.TempFolder();
+
+        var (exitCode, text) = await HarnessRun.InvokeAsync(
+            "run", "--agent", "0/2", "--coordinator", "http://127.0.0.1:1", "--agent-timeout", "3s", Target, "--output", output);
+
+        Assert.Equal(6, exitCode);
+        Assert.Contains("the coordinator at http://127.0.0.1:1/ did not answer within 3s (--agent-timeout)", text, StringComparison.Ordinal);
+        Assert.Empty(Directory.GetFileSystemEntries(output));
+    }
+
+    [Theory]
+    [InlineData(new[] { "--agents", "0" }, "error: --agents 0: the number of agents must be between 1 and 1000.")]
+    [InlineData(new[] { "--agents", "2", "--listen", "7070" }, "error: --listen '7070' must be ADDRESS:PORT")]
+    [InlineData(new[] { "--agents", "2", "--agent-timeout", "forever" }, "error: --agent-timeout 'forever' must be a duration from 1s to 24h")]
+    [InlineData(new[] { "--agents", "2", "--max-start-spread", "0ms" }, "error: --max-start-spread '0ms' must be a duration from 1ms to 10s")]
+    [InlineData(new[] { "--agents", "2", "--run-id", "a/b" }, "error: --run-id 'a/b' must be 1 to 100 letters")]
+    [InlineData(new[] { "--agents", "2", "--assert", "p42" }, "error: ")]
+    public async Task Coordinate_WithBadOptions_ExitsWithCode2_InOneLine(string[] args, string expected)
+    {
+        var output = HarnessRun.TempFolder();
+
+        var (exitCode, text) = await HarnessRun.InvokeAsync(["coordinate", .. args, "--output", output]);
+
+        Assert.Equal(2, exitCode);
+        var line = Assert.Single(text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
+        Assert.StartsWith(expected, line, StringComparison.Ordinal);
+        Assert.Empty(Directory.GetFileSystemEntries(output));
     }
 }

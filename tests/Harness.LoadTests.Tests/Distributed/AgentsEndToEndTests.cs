@@ -10,22 +10,24 @@ namespace Harness.LoadTests.Tests.Distributed;
 public sealed class AgentsEndToEndTests
 {
     [Fact]
-    public async Task ThreeAgents_MeetAtABarrier_AndTheirMergedReportCountsEveryAgentsRequests()
+    public async Task ThreeAgents_StartedByACoordinator_UploadTheirRuns_WhichItMergesIntoOneReport()
     {
         // Arrange: one service, loaded as two modes (two series, so the agents also meet between series).
         await using var service = await LocalProcess.StartAsync("grpc", "Harness.GrpcService", ["--Scheduling:Mode=iocp"], CancellationToken.None);
         var output = HarnessRun.TempFolder();
-        var barrier = Path.Combine(output, "barrier");
+        var port = LoopbackPorts.Free(1)[0];
+        using var coordinator = HarnessProcess.Start(
+            "coordinate", "--agents", "3", "--listen", $"127.0.0.1:{port}", "--run-id", "e2e", "--agent-timeout", "60s", "--output", Path.Combine(output, "coordinator"));
         string[] Agent(int index) =>
         [
-            "run", "--agent", $"{index}/3", "--barrier", barrier, "--run-id", "e2e", "--barrier-timeout", "60s",
+            "run", "--agent", $"{index}/3", "--coordinator", $"http://127.0.0.1:{port}",
             "--target", $"grpc={service.Address},metrics={service.AdminAddress},mode=first",
             "--target", $"grpc={service.Address},metrics={service.AdminAddress},mode=second",
             "--operations", "compute", "--iterations", "100000", "--profile", "constant", "--time-scale", "0.03", "--users", "4",
-            "--output", output,
+            "--output", Path.Combine(output, $"agent{index}"),
         ];
 
-        // Act
+        // Act: the agents may start before the coordinator listens; they keep trying.
         var agents = Enumerable.Range(0, 3).Select(i => HarnessProcess.Start(Agent(i))).ToList();
         try
         {
@@ -34,14 +36,15 @@ public sealed class AgentsEndToEndTests
                 await agent.WaitForExitAsync(TimeSpan.FromMinutes(3));
             }
 
-            var merged = Path.Combine(output, "merged");
-            var (exitCode, text) = await HarnessRun.InvokeAsync("merge", output, "--output", merged, "--wait", "10s");
+            await coordinator.WaitForExitAsync(TimeSpan.FromMinutes(1));
 
             // Assert
             Assert.All(agents, a => Assert.True(a.ExitCode == 0, a.Output));
-            Assert.True(exitCode == 0, text);
+            Assert.True(coordinator.ExitCode == 0, coordinator.Output);
+            var merged = Path.Combine(output, "coordinator", "e2e");
             Assert.True(File.Exists(Path.Combine(merged, "index.html")));
-            var runs = Enumerable.Range(0, 3).Select(i => RawRunReader.Read(Path.Combine(output, AgentSettings.Name(i, 3)))).ToList();
+            Assert.True(File.Exists(Path.Combine(merged, "summary.md")));
+            var runs = Enumerable.Range(0, 3).Select(i => RawRunReader.Read(Path.Combine(merged, "agents", AgentSettings.Name(i, 3)))).ToList();
             var run = RawRunReader.Read(merged);
             Assert.Equal(["grpc-compute-first", "grpc-compute-second"], run.Manifest.Series.Select(s => s.Id));
             foreach (var series in run.Manifest.Series)
@@ -58,14 +61,18 @@ public sealed class AgentsEndToEndTests
                 Assert.All(runs.Skip(1), r => Assert.All(r.Timelines[series.Id], s => Assert.False(ServerMetrics.HasTarget(s.Server), string.Join(", ", s.Server.Keys))));
                 Assert.NotNull(runs[0].Manifest.Series.Single(s => s.Id == series.Id).IdealLatencyMs);
                 Assert.Null(runs[1].Manifest.Series.Single(s => s.Id == series.Id).IdealLatencyMs);
+
+                // The merged report says how closely the agents started each series.
+                var started = Assert.Single(run.Events, e => e.Kind == "agents-started" && e.SeriesId == series.Id);
+                Assert.StartsWith("agents started within ", started.Message, StringComparison.Ordinal);
             }
 
             Assert.All(runs, r => Assert.Equal("e2e", r.Manifest.RunId));
             Assert.All(runs, r => Assert.True(
                 (r.Manifest.StartedAt - runs[0].Manifest.StartedAt).Duration() < TimeSpan.FromSeconds(1),
                 $"agents started at {string.Join(", ", runs.Select(x => x.Manifest.StartedAt.ToString("O")))}"));
-            Assert.True(Directory.Exists(Path.Combine(barrier, "series-002-grpc-compute-second")));
-            Assert.All(Enumerable.Range(0, 3), i => Assert.NotNull(DoneMarker.ReadFrom(Path.Combine(output, AgentSettings.Name(i, 3)))));
+            Assert.Contains("agents-started", File.ReadAllText(Path.Combine(merged, "summary.md")), StringComparison.Ordinal);
+            Assert.All(runs, r => Assert.Contains(r.Manifest.Agents, label => label.StartsWith("agent-", StringComparison.Ordinal)));
         }
         finally
         {
@@ -74,18 +81,23 @@ public sealed class AgentsEndToEndTests
     }
 
     [Fact]
-    public async Task AnAgentThatNeverComes_FailsTheOthers_WithinTheBarrierTimeout_NamingIt()
+    public async Task AnAgentThatNeverComes_IsNamedByTheCoordinator_AndTheOthersStopWithCode6()
     {
         var output = HarnessRun.TempFolder();
-        var barrier = Path.Combine(output, "barrier");
+        var port = LoopbackPorts.Free(1)[0];
+        using var coordinator = HarnessProcess.Start(
+            "coordinate", "--agents", "2", "--listen", $"127.0.0.1:{port}", "--run-id", "lonely", "--agent-timeout", "3s", "--output", output);
 
         // Agent 1 of 2 never starts; nothing is loaded, so the target need not exist.
         using var agent = HarnessProcess.Start(
-            "run", "--agent", "0/2", "--barrier", barrier, "--barrier-timeout", "2s", "--target", "grpc=http://127.0.0.1:1", "--output", output);
+            "run", "--agent", "0/2", "--coordinator", $"http://127.0.0.1:{port}", "--target", "grpc=http://127.0.0.1:1", "--output", Path.Combine(output, "agent"));
         await agent.WaitForExitAsync(TimeSpan.FromSeconds(60));
+        await coordinator.WaitForExitAsync(TimeSpan.FromSeconds(30));
 
         Assert.Equal(6, agent.ExitCode);
-        Assert.Contains("(start): agent 1 of 2 not ready within 2s of agent 0's arrival; the agents stopped here.", agent.Output, StringComparison.Ordinal);
-        Assert.False(Directory.Exists(Path.Combine(output, "agent-0-of-2")));
+        Assert.Contains("1 of 2 agents did not register within 3s (--agent-timeout); registered: agent 0.", agent.Output, StringComparison.Ordinal);
+        Assert.Equal(6, coordinator.ExitCode);
+        Assert.Contains("1 of 2 agents did not register within 3s (--agent-timeout); registered: agent 0.", coordinator.Output, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(Path.Combine(output, "agent", "agent-0-of-2")));
     }
 }
