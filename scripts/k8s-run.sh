@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Runs the harness on the Kubernetes cluster your kubeconfig's current context names: applies an overlay
-# (kubectl apply -k), waits with bounded timeouts for the services and the load Jobs, resumes the merge step where
-# the overlay has one, copies the run folders and logs to reports/k8s-<overlay>-<time>/, and deletes everything
+# (kubectl apply -k), waits with bounded timeouts for the services and the load Jobs (the distributed overlay
+# has two: its agents and their coordinator), copies the run folders and logs to reports/k8s-<overlay>-<time>/, and deletes everything
 # it applied: on success, on failure and on Ctrl+C. docs/kubernetes.md explains each step.
 #
 # Usage: scripts/k8s-run.sh OVERLAY [--dry-run] [--timeout D]
 #   OVERLAY      base, soak, distributed, registry (k8s/overlays/NAME), or a folder holding a kustomization.yaml
 #   --dry-run    print the rendered manifests (kubectl kustomize) and exit; contacts no cluster
 #   --timeout D  bound on the whole run: 90s, 45m, 5h (default: the sum of the Jobs' activeDeadlineSeconds + 10m)
-# Exit codes: 0 the load (and merge) Jobs completed; 1 one failed (a crossed --assert threshold included) or a wait
+# Exit codes: 0 the load Jobs completed; 1 one failed (a crossed --assert threshold included) or a wait
 # timed out; 2 bad usage or a missing tool; 130 interrupted. KUBECTL=path picks the kubectl.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -150,7 +150,6 @@ run_stage() {
   done
 }
 run_stage load
-run_stage merge
 
 # A service that restarted mid-run measured two processes: say so next to the report.
 restarts="$(kn get pods -l app.kubernetes.io/component=service -o jsonpath='{range .items[*]}{.metadata.name}{" "}{.status.containerStatuses[0].restartCount}{"\n"}{end}' | awk '$2 > 0')"

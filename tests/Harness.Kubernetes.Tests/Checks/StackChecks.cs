@@ -205,9 +205,9 @@ public static class StackChecks
             errors.Add($"{id}: an Indexed Job of agents needs completions = parallelism (all agents at once); got {job.Spec.Completions} and {job.Spec.Parallelism}");
         }
 
-        if (job.Metadata.Labels.Value("harness/stage") is not ("load" or "merge" or "collect"))
+        if (job.Metadata.Labels.Value("harness/stage") is not ("load" or "collect"))
         {
-            errors.Add($"{id}: label harness/stage must be load, merge or collect (scripts/k8s-run.sh runs them in that order)");
+            errors.Add($"{id}: label harness/stage must be load or collect (scripts/k8s-run.sh runs them in that order)");
         }
 
         return errors;
