@@ -50,13 +50,22 @@ internal static class AgentRun
 
         options = options with { Agent = agent };
         console.MarkupLineInterpolated($"[grey]agent {agent.Index} of {agent.Count}, run {agent.RunId}: {ShareText(options, agent)}[/]");
+        // A refused heartbeat (another agent died, or missed a meeting) stops this agent's run now, not at the next
+        // meeting, which may be hours away in a soak: what it recorded is written and uploaded.
+        using var run = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        coordinator.Aborted += _ => run.Cancel();
         int exit;
         try
         {
-            await coordinator.MeetAsync(CoordinatorState.StartPhase, cancellationToken);
+            await coordinator.MeetAsync(CoordinatorState.StartPhase, run.Token);
             console.MarkupLineInterpolated(
                 $"[grey]started with the other agents; clock offset from the coordinator {StartSpread.Signed(coordinator.Clock.Offset)} ms ± {coordinator.Clock.RoundTrip.TotalMilliseconds / 2:F1}[/]");
-            exit = await new RunOrchestrator(console).RunAsync(options, new ExternalTargets(options.Targets), cancellationToken);
+            exit = await new RunOrchestrator(console).RunAsync(options, new ExternalTargets(options.Targets), run.Token);
+            if (coordinator.AbortReason is { } reason && !cancellationToken.IsCancellationRequested)
+            {
+                console.MarkupLineInterpolated($"[red]error:[/] the coordinator stopped the run: {reason}");
+                exit = ExitCodes.AgentsMissing;
+            }
         }
         catch (Exception ex) when (ex is AgentsMissingException or UsageException)
         {
@@ -68,12 +77,18 @@ internal static class AgentRun
                 RunReport.Render(console, runDirectory, options.Thresholds);
             }
         }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        catch (OperationCanceledException) when (run.IsCancellationRequested && !File.Exists(RawRunFiles.ManifestPath(runDirectory)))
         {
+            if (coordinator.AbortReason is { } reason && !cancellationToken.IsCancellationRequested)
+            {
+                console.MarkupLineInterpolated($"[red]error:[/] the coordinator stopped the run before it started: {reason}");
+                return ExitCodes.AgentsMissing;
+            }
+
             console.MarkupLine("[yellow]Interrupted before the run started; nothing was run.[/]");
             return ExitCodes.Interrupted;
         }
-        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        catch (Exception ex) when (!run.IsCancellationRequested)
         {
             console.MarkupLineInterpolated($"[red]error:[/] the run failed: {ex}");
             exit = ExitCodes.RunFailed;

@@ -100,4 +100,43 @@ public sealed class AgentsEndToEndTests
         Assert.Contains("1 of 2 agents did not register within 3s (--agent-timeout); registered: agent 0.", coordinator.Output, StringComparison.Ordinal);
         Assert.False(Directory.Exists(Path.Combine(output, "agent", "agent-0-of-2")));
     }
+
+    [Fact]
+    public async Task AnAgentThatDiesMidSeries_StopsTheOthersWithinAHeartbeatTimeout_WhoseRunsAreKept()
+    {
+        // Arrange: two agents on a series of about two minutes.
+        await using var service = await LocalProcess.StartAsync("grpc", "Harness.GrpcService", ["--Scheduling:Mode=iocp"], CancellationToken.None);
+        var output = HarnessRun.TempFolder();
+        var port = LoopbackPorts.Free(1)[0];
+        using var coordinator = HarnessProcess.Start(
+            "coordinate", "--agents", "2", "--listen", $"127.0.0.1:{port}", "--run-id", "dies", "--agent-timeout", "60s", "--output", output);
+        string[] Agent(int index) =>
+        [
+            "run", "--agent", $"{index}/2", "--coordinator", $"http://127.0.0.1:{port}",
+            "--target", $"grpc={service.Address},metrics={service.AdminAddress},mode=iocp",
+            "--operations", "compute", "--iterations", "100000", "--profile", "constant", "--time-scale", "1", "--users", "2",
+            "--warm-up", "0", "--output", Path.Combine(output, $"agent{index}"),
+        ];
+        using var survivor = HarnessProcess.Start(Agent(0));
+        using var victim = HarnessProcess.Start(Agent(1));
+        for (var i = 0; i < 600 && !(victim.Output.Contains("started with the other agents", StringComparison.Ordinal) && victim.Output.Contains("[1/1", StringComparison.Ordinal)); i++)
+        {
+            await Task.Delay(100);
+        }
+
+        // Act
+        await victim.SignalAsync("KILL");
+        await survivor.WaitForExitAsync(TimeSpan.FromSeconds(90));
+        await coordinator.WaitForExitAsync(TimeSpan.FromSeconds(60));
+
+        // Assert: agent 1 is named; agent 0 stopped long before its series' end, and its run reached the coordinator.
+        Assert.Equal(6, survivor.ExitCode);
+        Assert.Contains("the coordinator stopped the run: agent 1 (", survivor.Output, StringComparison.Ordinal);
+        Assert.Equal(6, coordinator.ExitCode);
+        Assert.Contains("agent 1 (", coordinator.Output, StringComparison.Ordinal);
+        Assert.Contains("stopped answering", coordinator.Output, StringComparison.Ordinal);
+        var kept = RawRunReader.Read(Path.Combine(output, "dies", "agents", "agent-0-of-2"));
+        Assert.True(kept.Timelines.Values.Single().Sum(s => s.Requests) > 0);
+        Assert.False(File.Exists(Path.Combine(output, "dies", "index.html")));
+    }
 }

@@ -40,6 +40,12 @@ internal sealed class CoordinatorClient : IAsyncDisposable
 
     public Uri Address => _http.BaseAddress!;
 
+    /// <summary>Why the coordinator aborted the run, once a heartbeat has been refused; null while it goes on.</summary>
+    public string? AbortReason { get; private set; }
+
+    /// <summary>Raised (once) when a heartbeat is refused: the run was aborted, and this agent should stop now rather than at the next meeting.</summary>
+    public event Action<string>? Aborted;
+
     /// <summary>This agent's latest clock measurement against the coordinator.</summary>
     public ClockOffset Clock { get; private set; }
 
@@ -216,6 +222,12 @@ internal sealed class CoordinatorClient : IAsyncDisposable
                 try
                 {
                     using var response = await _http.PostAsJsonAsync(CoordinatorRoutes.Heartbeat, new HeartbeatRequest(_index), CoordinatorRoutes.Json, cancellationToken);
+                    if (response.StatusCode == HttpStatusCode.Conflict)
+                    {
+                        AbortReason = await ErrorOf(response, cancellationToken);
+                        Aborted?.Invoke(AbortReason);
+                        return;
+                    }
                 }
                 catch (Exception ex) when (IsUnreachable(ex, cancellationToken))
                 {
