@@ -34,7 +34,7 @@ public static class GrpcApp
         return app;
     }
 
-    /// <summary>Grpc.AspNetCore with the validated <c>Grpc</c> quotas, the mode's interceptors and grpc.health.v1.</summary>
+    /// <summary>Grpc.AspNetCore with the validated <c>Grpc</c> quotas, the mode's interceptor on the harness service and grpc.health.v1.</summary>
     public static WebApplicationBuilder AddHarnessGrpc(this WebApplicationBuilder builder)
     {
         builder.Services.AddOptions<GrpcQuotaOptions>()
@@ -44,10 +44,14 @@ public static class GrpcApp
 
         builder.Services.AddGrpc();
         builder.Services.AddOptions<GrpcServiceOptions>()
-            .Configure<IOptions<GrpcQuotaOptions>, IWorkScheduler>((grpc, quotas, scheduler) =>
-            {
-                grpc.MaxReceiveMessageSize = quotas.Value.MaxReceiveMessageSize;
+            .Configure<IOptions<GrpcQuotaOptions>>((grpc, quotas) => grpc.MaxReceiveMessageSize = quotas.Value.MaxReceiveMessageSize);
 
+        // The mode's hop for the harness service alone, never a global interceptor: grpc.health.v1 must answer from
+        // Kestrel's thread, not from a queue behind the workload (a Check waited 6-19 s behind six long Computes in
+        // iocp mode), and a Check is no scheduler item. Grpc.AspNetCore puts global interceptors first, then these.
+        builder.Services.AddOptions<GrpcServiceOptions<HarnessGrpcService>>()
+            .Configure<IWorkScheduler>((grpc, scheduler) =>
+            {
                 // Workload exceptions become statuses in HarnessGrpcService itself (GrpcStatusMapping), inside the hop.
                 switch (scheduler.Mode)
                 {

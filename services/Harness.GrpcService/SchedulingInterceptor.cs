@@ -7,7 +7,8 @@ namespace Harness.GrpcService;
 /// <summary>
 /// Moves each handler from the Kestrel/ThreadPool thread that received it onto the mode's scheduler, with the
 /// scheduler's SynchronizationContext current so the handler's continuations stay there too.
-/// Registered only for modes other than <see cref="SchedulingMode.ThreadPool"/>, where handlers run where Kestrel dispatches them.
+/// Registered on <see cref="HarnessGrpcService"/> alone (grpc.health.v1 stays on Kestrel's thread, so no probe queues
+/// behind the workload) and only for modes other than <see cref="SchedulingMode.ThreadPool"/>, where handlers run where Kestrel dispatches them.
 /// </summary>
 public sealed class SchedulingInterceptor(IWorkScheduler scheduler) : Interceptor
 {
