@@ -20,8 +20,9 @@ public sealed class ListenOptions
     public int? AdminPort { get; set; }
 
     /// <summary>
-    /// A port (env <c>Listen__MetricsPort</c>) where a dedicated thread answers GET /metrics outside the ThreadPool,
-    /// so the counters survive a starved pool (<see cref="DedicatedMetricsListener"/>). Unset means none; 0 picks a free one.
+    /// A port (env <c>Listen__MetricsPort</c>) where a dedicated thread answers GET /metrics and GET /healthz outside
+    /// the ThreadPool, so the counters and the probes survive a starved pool (<see cref="DedicatedMetricsListener"/>).
+    /// Unset means none; 0 picks a free one.
     /// </summary>
     public int? MetricsPort { get; set; }
 

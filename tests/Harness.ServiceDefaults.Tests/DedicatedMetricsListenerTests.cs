@@ -4,7 +4,9 @@ using System.Net.Sockets;
 using System.Text;
 using Harness.Metrics;
 using Harness.SoapService;
+using Microsoft.AspNetCore.Builder;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
 
 namespace Harness.ServiceDefaults.Tests;
 
@@ -29,7 +31,7 @@ public sealed class DedicatedMetricsListenerTests
         ThreadPool.GetMinThreads(out var minWorkers, out _);
         // Not disposed: blockers still queued when the test ends run later and must find it set, not disposed.
         var release = new ManualResetEventSlim();
-        string response;
+        string response, health;
         try
         {
             Assert.True(ThreadPool.SetMaxThreads(minWorkers, maxIo));
@@ -41,6 +43,7 @@ public sealed class DedicatedMetricsListenerTests
 
             // Act: blocking I/O on this thread, which needs nothing from the pool.
             response = BlockingGet(port, "/metrics");
+            health = BlockingGet(port, "/healthz");
         }
         finally
         {
@@ -52,20 +55,66 @@ public sealed class DedicatedMetricsListenerTests
         Assert.StartsWith("HTTP/1.1 200 OK\r\n", response, StringComparison.Ordinal);
         Assert.True(ReadSample(response, MetricNames.ThreadPoolPendingWorkItems) >= 1, response);
         Assert.Contains($"\n{MetricNames.Info}{{", response, StringComparison.Ordinal);
+        Assert.StartsWith("HTTP/1.1 200 OK\r\n", health, StringComparison.Ordinal);
         await app.StopAsync();
     }
 
     [Theory]
-    [InlineData("GET /healthz HTTP/1.1", "HTTP/1.1 404 Not Found")]
+    [InlineData("GET /healthz HTTP/1.1", "HTTP/1.1 200 OK")]
+    [InlineData("HEAD /healthz HTTP/1.1", "HTTP/1.1 200 OK")]
+    [InlineData("GET /ready HTTP/1.1", "HTTP/1.1 404 Not Found")]
     [InlineData("POST /metrics HTTP/1.1", "HTTP/1.1 405 Method Not Allowed")]
+    [InlineData("POST /healthz HTTP/1.1", "HTTP/1.1 405 Method Not Allowed")]
     [InlineData("garbage", "HTTP/1.1 404 Not Found")]
     [InlineData("GET /metrics?x=1 HTTP/1.1", "HTTP/1.1 200 OK")]
     public void Answer_ToARequestLine_GivesItsStatus(string requestLine, string expected)
     {
-        var answer = Encoding.UTF8.GetString(DedicatedMetricsListener.Answer(requestLine, () => "metrics\n"));
+        var answer = Encoding.UTF8.GetString(DedicatedMetricsListener.Answer(requestLine, () => "metrics\n", HostState.Serving));
 
         Assert.StartsWith(expected + "\r\n", answer, StringComparison.Ordinal);
         Assert.Contains("\r\nConnection: close\r\n", answer, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(nameof(HostState.Starting), "HTTP/1.1 503 Service Unavailable", "Unhealthy: starting")]
+    [InlineData(nameof(HostState.Serving), "HTTP/1.1 200 OK", "Healthy")]
+    [InlineData(nameof(HostState.Stopping), "HTTP/1.1 503 Service Unavailable", "Unhealthy: stopping")]
+    public void Healthz_FollowsTheHostsLifetime(string state, string expectedStatus, string expectedBody)
+    {
+        var answer = Encoding.UTF8.GetString(DedicatedMetricsListener.Answer("GET /healthz HTTP/1.1", () => "metrics\n", Enum.Parse<HostState>(state)));
+
+        Assert.StartsWith(expectedStatus + "\r\n", answer, StringComparison.Ordinal);
+        Assert.Contains("\r\n\r\n" + expectedBody, answer, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Healthz_BeforeTheHostHasStarted_Is503_ThenOnceStarted_Is200()
+    {
+        // Arrange: a hosted service started first holds the host's start, as a slow listener or warm-up would.
+        var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var builder = WebApplication.CreateBuilder(["--Listen:Port=0", "--Listen:MetricsPort=0", "--Serilog:MinimumLevel:Default=Fatal"]);
+        builder.AddHarnessDefaults("test", defaultPort: 0);
+        builder.Services.AddHostedService(_ => new HeldStart(gate.Task));
+        await using var app = builder.Build();
+        app.MapHarnessDefaults();
+        var starting = app.StartAsync();
+        var listener = app.Services.GetRequiredService<DedicatedMetricsListener>();
+        var waited = System.Diagnostics.Stopwatch.StartNew();
+        while (listener.Port is null && waited.Elapsed < ReadTimeout)
+        {
+            await Task.Delay(10);
+        }
+
+        // Act
+        var before = BlockingGet(listener.Port!.Value, "/healthz");
+        gate.SetResult();
+        await starting;
+        var after = BlockingGet(listener.Port.Value, "/healthz");
+
+        // Assert
+        Assert.StartsWith("HTTP/1.1 503 Service Unavailable\r\n", before, StringComparison.Ordinal);
+        Assert.StartsWith("HTTP/1.1 200 OK\r\n", after, StringComparison.Ordinal);
+        await app.StopAsync();
     }
 
     [Fact]
@@ -73,7 +122,7 @@ public sealed class DedicatedMetricsListenerTests
     {
         // A process out of descriptors cannot open /proc/self/status; on this thread an exception would end the service.
         var answer = Encoding.UTF8.GetString(DedicatedMetricsListener.Answer(
-            "GET /metrics HTTP/1.1", () => throw new IOException("Too many open files : '/proc/self/status'")));
+            "GET /metrics HTTP/1.1", () => throw new IOException("Too many open files : '/proc/self/status'"), HostState.Serving));
 
         Assert.StartsWith("HTTP/1.1 500 Internal Server Error\r\n", answer, StringComparison.Ordinal);
         Assert.EndsWith("metrics could not be read: IOException: Too many open files : '/proc/self/status'\n", answer, StringComparison.Ordinal);
@@ -88,6 +137,13 @@ public sealed class DedicatedMetricsListenerTests
 
         Assert.Null(app.Services.GetRequiredService<DedicatedMetricsListener>().Port);
         await app.StopAsync();
+    }
+
+    private sealed class HeldStart(Task gate) : IHostedService
+    {
+        public Task StartAsync(CancellationToken cancellationToken) => gate.WaitAsync(cancellationToken);
+
+        public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
     }
 
     private static string BlockingGet(int port, string path)
