@@ -22,6 +22,19 @@ public static class MetricNames
     /// <summary>Constant 1; the labels describe the service.</summary>
     public const string Info = "harness_info";
 
+    // The CPU the service was given. The runtime takes its processor count from the container's CPU limit (rounded
+    // up), and the iocp concurrency and the ThreadPool's starting threads follow it: targets with different counts ran
+    // different experiments, which the report says.
+
+    /// <summary><c>Environment.ProcessorCount</c>: the processors the runtime uses (also the <see cref="ProcessorsLabel"/> of <see cref="Info"/>).</summary>
+    public const string Processors = "harness_processors";
+
+    /// <summary>The cgroup's CPU limit in cores (quota ÷ period); <see cref="NoCpuLimit"/> when none is set.</summary>
+    public const string CpuLimitCores = "harness_cpu_limit_cores";
+
+    /// <summary>The value of <see cref="CpuLimitCores"/> that means "no limit".</summary>
+    public const double NoCpuLimit = -1;
+
     public const string ThreadPoolThreads = "harness_threadpool_threads";
     public const string ThreadPoolPendingWorkItems = "harness_threadpool_pending_work_items";
     public const string ThreadPoolCompletedWorkItemsTotal = "harness_threadpool_completed_work_items_total";
@@ -32,6 +45,9 @@ public static class MetricNames
     public const string SchedulerQueueLength = "harness_scheduler_queue_length";
     public const string SchedulerCompletedTotal = "harness_scheduler_completed_total";
     public const string SchedulerFailedTotal = "harness_scheduler_failed_total";
+
+    /// <summary>Iocp mode only: the work items it lets run at once (<c>Scheduling__IocpConcurrency</c>, else the processors).</summary>
+    public const string SchedulerConcurrencyLimit = "harness_scheduler_concurrency_limit";
 
     // The operations, labelled with OperationLabel.
     public const string OperationsExecuting = "harness_operations_executing";

@@ -129,11 +129,12 @@ public static class HostingExtensions
         var scheduling = app.Services.GetService<IOptions<SchedulingOptions>>()?.Value;
         var logger = app.Services.GetRequiredService<ILoggerFactory>().CreateLogger("Harness.Startup");
         logger.LogInformation(
-            "{Service} listening on {Addresses}; mode {Mode}, {ProcessorCount} processors, {GcMode} GC, iocp concurrency {IocpConcurrency}, custom pool {MinThreads}-{MaxThreads} threads",
+            "{Service} listening on {Addresses}; mode {Mode}, {ProcessorCount} processors, CPU limit {CpuLimit}, {GcMode} GC, iocp concurrency {IocpConcurrency}, custom pool {MinThreads}-{MaxThreads} threads",
             identity.Service,
             string.Join(", ", app.Urls),
             identity.ModeName,
             Environment.ProcessorCount,
+            CgroupCpuLimit.Read()?.ToString("0.###", System.Globalization.CultureInfo.InvariantCulture) ?? "none",
             System.Runtime.GCSettings.IsServerGC ? "server" : "workstation",
             scheduling?.EffectiveIocpConcurrency,
             scheduling?.CustomPoolMinThreads,

@@ -32,6 +32,10 @@ public static class MetricsEndpoint
             (MetricNames.ProcessorsLabel, Environment.ProcessorCount.ToString(CultureInfo.InvariantCulture)),
             (MetricNames.GcLabel, System.Runtime.GCSettings.IsServerGC ? "server" : "workstation"));
 
+        w.Gauge(MetricNames.Processors, "Processors the runtime uses (Environment.ProcessorCount; follows the CPU limit, rounded up).", Environment.ProcessorCount);
+        w.Gauge(MetricNames.CpuLimitCores, "CPU limit of the container's cgroup in cores (quota / period); -1 when none is set.",
+            CgroupCpuLimit.Read() ?? MetricNames.NoCpuLimit);
+
         w.Gauge(MetricNames.ThreadPoolThreads, "ThreadPool worker threads.", ThreadPool.ThreadCount);
         w.Gauge(MetricNames.ThreadPoolPendingWorkItems, "Work items queued on the ThreadPool, not yet started.", ThreadPool.PendingWorkItemCount);
         w.Counter(MetricNames.ThreadPoolCompletedWorkItemsTotal, "Work items the ThreadPool has completed.", ThreadPool.CompletedWorkItemCount);
@@ -45,6 +49,10 @@ public static class MetricsEndpoint
             w.Gauge(MetricNames.SchedulerQueueLength, "Work items queued on the scheduler, not yet started.", c.QueueLength, label);
             w.Counter(MetricNames.SchedulerCompletedTotal, "Work items the scheduler has completed.", c.Completed, label);
             w.Counter(MetricNames.SchedulerFailedTotal, "Work items that threw; the scheduler kept the thread.", c.Failed, label);
+            if (scheduler is IocpScheduler iocp)
+            {
+                w.Gauge(MetricNames.SchedulerConcurrencyLimit, "Work items the iocp scheduler lets run at once.", iocp.ConcurrencyLimit, label);
+            }
         }
 
         foreach (var source in sources)

@@ -11,7 +11,7 @@ public sealed class MetricsEndpointTests
     {
         // Arrange: every family a sample service writes (the stub's, the containers' and the load runner's own come from elsewhere).
         var families = typeof(MetricNames).GetFields(BindingFlags.Public | BindingFlags.Static)
-            .Where(f => f.IsLiteral)
+            .Where(f => f.IsLiteral && f.FieldType == typeof(string))
             .Select(f => (string)f.GetRawConstantValue()!)
             .Where(name => (name.StartsWith("harness_", StringComparison.Ordinal) && !name.StartsWith("harness_stub_", StringComparison.Ordinal)
                     && !name.StartsWith(MetricNames.RunnerPrefix, StringComparison.Ordinal))
@@ -25,9 +25,12 @@ public sealed class MetricsEndpointTests
         var text = await http.GetStringAsync(new Uri(app.GetBoundAddress(), "/metrics"));
 
         // Assert
-        Assert.Equal(20, families.Count);
+        Assert.Equal(23, families.Count);
         Assert.All(families, name => Assert.Contains($"\n# TYPE {name} ", "\n" + text, StringComparison.Ordinal));
         Assert.Contains(MetricNames.WithLabel(MetricNames.OperationsExecuting, MetricNames.OperationLabel, MetricNames.CallThirdPartyOperation) + " 0\n", text, StringComparison.Ordinal);
+        Assert.Contains($"\n{MetricNames.Processors} {Environment.ProcessorCount}\n", text, StringComparison.Ordinal);
+        Assert.Contains($"\n{MetricNames.CpuLimitCores} {(CgroupCpuLimit.Read() ?? MetricNames.NoCpuLimit).ToString(System.Globalization.CultureInfo.InvariantCulture)}\n", text, StringComparison.Ordinal);
+        Assert.Contains($"\n{MetricNames.WithLabel(MetricNames.SchedulerConcurrencyLimit, MetricNames.ModeLabel, "iocp")} {Environment.ProcessorCount}\n", text, StringComparison.Ordinal);
         await app.StopAsync();
     }
 }
