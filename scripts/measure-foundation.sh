@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the tests that measure the services (on separate processes) and prints the figures they record:
-# the stub's concurrent-request capacity, the iocp peak under 4×cores Compute calls, and 50 concurrent
-# blocking 1 s calls on each scheduling mode. Takes about two minutes on 2 cores.
+# the stub's concurrent-request capacity, the iocp peak under 4×cores Compute calls, 50 concurrent
+# blocking 1 s calls on each scheduling mode, and how long the probes take while Compute or blocking calls
+# saturate each mode of each stack. Takes about three minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true

@@ -12,10 +12,12 @@ internal static class Metrics
     /// <inheritdoc cref="ReadAsync(LocalProcess, string)"/>
     public static Task<double> ReadAsync(this InProcessHarness harness, string sample) => ReadAsync(harness.AdminAddress, sample);
 
-    private static async Task<double> ReadAsync(Uri adminAddress, string sample)
+    /// <summary>The same from the dedicated thread's /metrics (<c>Listen__MetricsPort</c>), which a busy ThreadPool cannot delay.</summary>
+    public static Task<double> ReadDedicatedAsync(this LocalProcess service, string sample) => ReadAsync(service.MetricsAddress, sample);
+
+    /// <summary>One sample of a /metrics page; throws, showing the page, when it has none.</summary>
+    public static double Sample(string text, string sample)
     {
-        using var http = new HttpClient();
-        var text = await http.GetStringAsync(new Uri(adminAddress, "/metrics"));
         foreach (var line in text.Split('\n'))
         {
             if (line.StartsWith(sample + " ", StringComparison.Ordinal))
@@ -25,5 +27,11 @@ internal static class Metrics
         }
 
         throw new InvalidOperationException($"/metrics has no sample '{sample}':\n{text}");
+    }
+
+    private static async Task<double> ReadAsync(Uri address, string sample)
+    {
+        using var http = new HttpClient();
+        return Sample(await http.GetStringAsync(new Uri(address, "/metrics")), sample);
     }
 }
