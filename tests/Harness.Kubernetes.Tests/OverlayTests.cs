@@ -1,6 +1,7 @@
 using Harness.Kubernetes.Tests.Checks;
 using Harness.Kubernetes.Tests.Tooling;
 using Harness.Scheduling;
+using k8s.Models;
 
 namespace Harness.Kubernetes.Tests;
 
@@ -59,7 +60,7 @@ public sealed class OverlayTests
         var manifests = Manifests.Of("base");
 
         // Act
-        var services = manifests.Workloads.Where(w => w.Template.Metadata.Labels.Value("app.kubernetes.io/component") == "service").ToList();
+        var services = Services(manifests).ToList();
         var resources = services.Select(w => string.Join(";", w.Pod.Containers.Select(c =>
             $"{c.Resources.Limits["cpu"].ToDecimal()}/{c.Resources.Limits["memory"].ToDecimal()}"))).Distinct().ToList();
 
@@ -69,6 +70,41 @@ public sealed class OverlayTests
                        select $"{stack}-{mode}";
         Assert.Equal(expected.Order(StringComparer.Ordinal), services.Select(w => w.Name).Order(StringComparer.Ordinal));
         Assert.Single(resources);
+    }
+
+    [Fact]
+    public void Base_GivesEveryService_TheCpuOfServiceCpuYaml_AsRequestAndLimit()
+    {
+        // Arrange
+        var cpu = ServiceCpu(File.ReadAllText(Path.Combine(Repository.K8s, "base", ServiceCpuFile)));
+        var manifests = Manifests.Of("base");
+
+        // Act
+        var services = Services(manifests).SelectMany(w => w.Pod.Containers).ToList();
+
+        // Assert: 2 by default (docs/kubernetes.md, "CPU"); the values file itself is not rendered.
+        Assert.Equal(2m, cpu);
+        Assert.Equal(6, services.Count);
+        Assert.All(services, c => Assert.Equal((cpu, cpu), (c.Resources.Requests["cpu"].ToDecimal(), c.Resources.Limits["cpu"].ToDecimal())));
+        Assert.DoesNotContain(manifests.ConfigMaps, m => m.Metadata.Name == "service-cpu");
+    }
+
+    [Fact]
+    public void ServiceCpu_ChangedInItsOnePlace_ChangesEveryServiceAndNothingElse()
+    {
+        // Arrange: a copy of the base with service-cpu.yaml alone edited.
+        using var copy = new TempFolder();
+        CopyTree(Path.Combine(Repository.K8s, "base"), copy.Directory);
+        var values = Path.Combine(copy.Directory, ServiceCpuFile);
+        File.WriteAllText(values, File.ReadAllText(values).Replace("cpu: \"2\"", "cpu: \"3\"", StringComparison.Ordinal));
+
+        // Act
+        var manifests = Manifests.Render(copy.Directory);
+
+        // Assert
+        Assert.All(Services(manifests).SelectMany(w => w.Pod.Containers), c =>
+            Assert.Equal((3m, 3m), (c.Resources.Requests["cpu"].ToDecimal(), c.Resources.Limits["cpu"].ToDecimal())));
+        Assert.Equal(1m, manifests.Workload("Deployment", "stub").Pod.Containers[0].Resources.Limits["cpu"].ToDecimal());
     }
 
     [Fact]
@@ -82,5 +118,23 @@ public sealed class OverlayTests
         Assert.Equal(6, run.Options!.Targets.Count);
         Assert.Equal(["threadpool", "iocp", "custompool"], run.Options.Modes);
         Assert.Equal("/runs", run.Options.OutputDirectory);
+    }
+
+    private const string ServiceCpuFile = "service-cpu.yaml";
+
+    private static IEnumerable<Workload> Services(Manifests manifests) =>
+        manifests.Workloads.Where(w => w.Template.Metadata.Labels.Value("app.kubernetes.io/component") == "service");
+
+    private static decimal ServiceCpu(string yaml) =>
+        new ResourceQuantity(k8s.KubernetesYaml.Deserialize<V1ConfigMap>(yaml, strict: true).Data["cpu"]).ToDecimal();
+
+    private static void CopyTree(string from, string to)
+    {
+        foreach (var file in Directory.GetFiles(from, "*", SearchOption.AllDirectories))
+        {
+            var target = Path.Combine(to, Path.GetRelativePath(from, file));
+            Directory.CreateDirectory(Path.GetDirectoryName(target)!);
+            File.Copy(file, target);
+        }
     }
 }

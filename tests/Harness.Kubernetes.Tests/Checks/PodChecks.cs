@@ -12,8 +12,8 @@ public static class PodChecks
 {
     public const long Uid = 1654;
 
-    /// <summary>Liveness must tolerate this long without an answer: under the threadpool mode's starvation
-    /// /healthz waits for a thread like any request, and a restart mid-run ends the measurement.</summary>
+    /// <summary>Liveness must tolerate this long without an answer: a restart mid-run ends the measurement, and a
+    /// probe on a Kestrel port (the stub's) waits for a ThreadPool thread like any request.</summary>
     public static readonly TimeSpan MinLivenessTolerance = TimeSpan.FromMinutes(2);
 
     /// <summary>Readiness, likewise: an unready pod leaves the Service and its load turns into errors.</summary>
@@ -125,7 +125,9 @@ public static class PodChecks
     }
 
     /// <summary>Deployments run until deleted: each container needs readiness and liveness probes, on ports it
-    /// declares, tolerant enough not to end a measurement.</summary>
+    /// declares, tolerant enough not to end a measurement. A container with a dedicated port (Listen__MetricsPort,
+    /// answered by a thread of its own) must be probed there with GET /healthz: its Kestrel ports (Listen__Port,
+    /// Listen__AdminPort, and gRPC's grpc.health.v1 on the first) wait behind the workload.</summary>
     public static IReadOnlyList<string> Probes(Workload workload)
     {
         var errors = new List<string>();
@@ -156,9 +158,15 @@ public static class PodChecks
                 {
                     errors.Add($"{where}: the {kind} probe's port '{port}' is not one of the container's ports");
                 }
-                else if (resolved.ContainerPort.ToString(System.Globalization.CultureInfo.InvariantCulture) == Ports.Env(container, Ports.MetricsPort))
+                else if (Ports.Env(container, Ports.MetricsPort) is { } dedicated
+                         && resolved.ContainerPort.ToString(System.Globalization.CultureInfo.InvariantCulture) != dedicated)
                 {
-                    errors.Add($"{where}: the {kind} probe asks {Ports.MetricsPort} {resolved.ContainerPort}, which answers only /metrics");
+                    errors.Add($"{where}: the {kind} probe asks port {port} ({Ports.Describe(container, resolved.ContainerPort)}), a Kestrel port where the "
+                        + $"workload delays it; probe /healthz on {Ports.MetricsPort} {dedicated}, which a thread of the service's own answers");
+                }
+                else if (Ports.Env(container, Ports.MetricsPort) is { } metricsPort && probe.HttpGet is null)
+                {
+                    errors.Add($"{where}: the {kind} probe on {Ports.MetricsPort} {metricsPort} must be an httpGet of /healthz; that port speaks HTTP/1.1 only");
                 }
 
                 if (probe.HttpGet is { } get && get.Path != "/healthz")

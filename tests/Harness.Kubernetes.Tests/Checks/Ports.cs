@@ -17,8 +17,17 @@ public static class Ports
     public static string? Env(V1Container container, string name) =>
         container.Env?.FirstOrDefault(e => e.Name == name)?.Value;
 
-    /// <summary>Where the service answers /healthz: the admin port where there is one (gRPC), else its own port.</summary>
+    /// <summary>Where Kestrel answers /healthz: the admin port where there is one (gRPC), else the service's own port.</summary>
     public static string? Health(V1Container container) => Env(container, AdminPort) ?? Env(container, ListenPort);
+
+    /// <summary>Which setting a port number is, for messages: <c>Listen__Port 5081</c>, or <c>undeclared 6000</c>.</summary>
+    public static string Describe(V1Container container, int port)
+    {
+        var text = port.ToString(CultureInfo.InvariantCulture);
+        return new[] { ListenPort, AdminPort, MetricsPort }.FirstOrDefault(n => Env(container, n) == text) is { } setting
+            ? $"{setting} {text}"
+            : $"container port {text}";
+    }
 
     /// <summary>The ports the service listens on by its configuration: Listen__Port, Listen__AdminPort and Listen__MetricsPort.</summary>
     public static IReadOnlyList<int> Configured(V1Container container) =>

@@ -197,8 +197,8 @@ internal static class RunnerChecks
         var expected = new SortedSet<string>(StringComparer.Ordinal);
         foreach (var target in targets)
         {
-            // The health port, not the metrics one: the dedicated thread there answers only /metrics. Service ports
-            // equal the container ports they reach (StackChecks.Service).
+            // Kestrel's /healthz port: before the load the services are idle, so it answers at once, and it shows that
+            // the port the load will use is up. Service ports equal the container ports they reach (StackChecks.Service).
             var (_, container, _) = Reach(manifests, target.Address);
             if (container is null)
             {

@@ -116,9 +116,9 @@ public static class StackChecks
         return errors;
     }
 
-    /// <summary>A service of a mode serves /metrics on Listen__MetricsPort, from a thread outside the ThreadPool (the
-    /// Kestrel /metrics starves with the pool under threadpool mode's blocking CallThirdParty, and the charts with it),
-    /// and its Service exposes that port to the runner.</summary>
+    /// <summary>A service of a mode serves /metrics and /healthz on Listen__MetricsPort, from a thread outside the
+    /// ThreadPool (the Kestrel ones starve with the pool under threadpool mode's blocking CallThirdParty, and the
+    /// charts and probes with them), and its Service exposes that port to the runner.</summary>
     public static IReadOnlyList<string> DedicatedMetrics(Manifests manifests, Workload workload)
     {
         if (workload.Template.Metadata?.Labels.Value(ModeLabel) is null)
