@@ -33,6 +33,21 @@ public sealed class ComposeFileTests
     }
 
     [Theory]
+    [MemberData(nameof(RpcServices))]
+    public void RpcService_Healthcheck_AsksHealthzOnTheDedicatedPort_NotKestrel(string service)
+    {
+        // Arrange, Act: the shell command of the healthcheck's test ("CMD", "bash", "-c", command).
+        var healthcheck = (YamlMappingNode)Service(service)["healthcheck"];
+        var command = ((YamlScalarNode)((YamlSequenceNode)healthcheck["test"]).Children[^1]).Value!;
+
+        // Assert: the port a thread of the service's own answers; the Kestrel ones wait behind the workload.
+        Assert.Contains("/dev/tcp/127.0.0.1/$$Listen__MetricsPort ", command, StringComparison.Ordinal);
+        Assert.Contains("GET /healthz ", command, StringComparison.Ordinal);
+        Assert.DoesNotContain("Listen__Port", command, StringComparison.Ordinal);
+        Assert.DoesNotContain("Listen__AdminPort", command, StringComparison.Ordinal);
+    }
+
+    [Theory]
     [MemberData(nameof(Loaders))]
     public void Loader_TargetsEveryRpcServiceOnce_AndScrapesItsDedicatedMetricsPort(string loader)
     {
