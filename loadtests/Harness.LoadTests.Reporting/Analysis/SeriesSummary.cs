@@ -110,6 +110,9 @@ public sealed record SeriesSummary
 
     public required double? PeakWorkingSetMb { get; init; }
 
+    /// <summary>The processors and CPU limit the target had (see <see cref="TargetCpu"/>).</summary>
+    public TargetCpu Cpu { get; init; } = TargetCpu.Unknown;
+
     /// <summary>The load runner's own CPU, memory and threads over the measured seconds; null when the run did not sample them.</summary>
     public RunnerLoad? Runner { get; init; }
 
@@ -191,6 +194,7 @@ public sealed record SeriesSummary
             ContextSwitchesPerRequest = switches is null || requests == 0 ? null : switches / requests,
             MeanCpuPercent = cpuSeconds is null || cpuSpan == 0 ? null : cpuSeconds / cpuSpan * 100,
             PeakWorkingSetMb = Peak(server, r => r.WorkingSetMb),
+            Cpu = TargetCpu.From(ordered),
             Runner = RunnerLoad.From(samples, cores),
             Recoveries = Recovery.For(EventWindows.For(series, events ?? []), samples),
             SoakSource = () => SoakTrend.From(series, samples),

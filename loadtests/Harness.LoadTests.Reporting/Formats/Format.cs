@@ -71,6 +71,25 @@ internal static class Format
     public static string Parameters(IReadOnlyDictionary<string, string> parameters) =>
         parameters.Count == 0 ? Missing : string.Join(", ", parameters.OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => $"{p.Key}={p.Value}"));
 
+    /// <summary>A target's CPU limit: <c>2</c>, <c>1.5</c>, <c>none</c>, or — when the target did not say.</summary>
+    public static string CpuLimit(TargetCpu cpu) =>
+        !cpu.LimitReported ? Missing : cpu.LimitCores is { } cores ? Plain(cores) : "none";
+
+    /// <summary>A target's CPU in words: <c>2 processors, CPU limit 1.5</c>.</summary>
+    public static string Cpu(TargetCpu cpu) =>
+        $"{(cpu.Processors is { } p ? $"{p.ToString(Invariant)} processor{(p == 1 ? "" : "s")}" : "processors " + Missing)}, CPU limit {CpuLimit(cpu)}";
+
+    /// <summary>
+    /// The warning for a group whose targets had different processor counts (<see cref="TargetCpu.ProcessorsDiffer"/>),
+    /// or null when they did not.
+    /// </summary>
+    public static string? CpuMismatch(ModeComparisonGroup group) =>
+        !TargetCpu.ProcessorsDiffer(group.Rows.Select(r => r.Summary.Cpu)) ? null
+        : "The targets compared here had different processor counts ("
+            + string.Join(", ", group.Rows.Where(r => r.Summary.Cpu.Processors is not null).Select(r => $"{r.Label}: {Cpu(r.Summary.Cpu)}"))
+            + "). The iocp concurrency and the ThreadPool's starting threads follow the processor count, which the runtime takes from the CPU limit, "
+            + "so these modes did not run the same experiment; give every target the same CPU (docs/kubernetes.md, \"CPU\").";
+
     /// <summary>
     /// What the reader must know about a series' server samples, or null when every measured second under load
     /// (users, an arrival rate or completed requests) has one: none at all (the target's /metrics never answered,

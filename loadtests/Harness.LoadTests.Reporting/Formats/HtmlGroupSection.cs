@@ -47,6 +47,11 @@ internal static class HtmlGroupSection
             HtmlSoakSection.Append(html, group, colors, soak);
         }
 
+        if (Format.CpuMismatch(group) is { } mismatch)
+        {
+            html.AppendLine(CultureInfo.InvariantCulture, $"<div class=\"notice cpu-mismatch\"><b>Warning</b>: {E(mismatch)}</div>");
+        }
+
         foreach (var row in group.Rows)
         {
             if (Format.ServerCoverage(row.Summary) is { } coverage)
@@ -57,13 +62,14 @@ internal static class HtmlGroupSection
 
         html.AppendLine("<h3>Series</h3>");
         html.AppendLine("<div class=\"table-wrap\"><table class=\"data\"><thead><tr><th class=\"text\">mode</th><th class=\"text\">series id</th><th class=\"text\">model</th>"
-            + "<th class=\"text\">target</th><th class=\"text\">parameters</th><th>started at s</th><th>warm-up s</th><th>seconds measured</th><th>server samples</th><th>ideal latency ms</th><th>ideal req/s</th><th class=\"text\">ideal measured by</th></tr></thead><tbody>");
+            + "<th class=\"text\">target</th><th>processors</th><th>CPU limit</th><th class=\"text\">parameters</th><th>started at s</th><th>warm-up s</th><th>seconds measured</th><th>server samples</th><th>ideal latency ms</th><th>ideal req/s</th><th class=\"text\">ideal measured by</th></tr></thead><tbody>");
         foreach (var row in group.Rows)
         {
             var info = row.Summary.Series;
             html.AppendLine(CultureInfo.InvariantCulture,
                 $"<tr><td class=\"text\">{Chip(row.Label, colors[row.Label])}</td><td class=\"text\"><code>{E(info.Id)}</code></td><td class=\"text\">{E(info.Model)}</td>"
-                + $"<td class=\"text\">{E(info.Target)}</td><td class=\"wrap\">{E(Format.Parameters(info.Parameters))}</td><td>{Format.Number(info.OffsetSeconds)}</td>"
+                + $"<td class=\"text\">{E(info.Target)}</td><td>{Format.Integer(row.Summary.Cpu.Processors)}</td><td>{E(Format.CpuLimit(row.Summary.Cpu))}</td>"
+                + $"<td class=\"wrap\">{E(Format.Parameters(info.Parameters))}</td><td>{Format.Number(info.OffsetSeconds)}</td>"
                 + $"<td>{Format.Number(info.WarmUpSeconds)}</td><td>{Format.Integer(row.Summary.Seconds)}</td><td>{Format.Integer(row.Summary.ServerSamples)}</td><td>{Format.Number(info.IdealLatencyMs)}</td><td>{Format.Number(info.IdealThroughput)}</td><td class=\"wrap\">{E(info.IdealMethod ?? Format.Missing)}</td></tr>");
         }
 

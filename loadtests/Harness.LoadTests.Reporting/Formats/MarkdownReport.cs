@@ -77,6 +77,14 @@ public static class MarkdownReport
                 md.Append(ModesTable(group).ToMarkdown());
             }
 
+            md.AppendLine();
+            md.AppendLine("Targets' CPU (processors the runtime used, cgroup CPU limit): " + string.Join(" · ", group.Rows.Select(r => $"{r.Label} {Format.Cpu(r.Summary.Cpu)}")));
+            if (Format.CpuMismatch(group) is { } mismatch)
+            {
+                md.AppendLine();
+                md.AppendLine(CultureInfo.InvariantCulture, $"**Warning:** {mismatch}");
+            }
+
             if (group.Rows.Where(r => r.Summary.Knee.IsRamp).ToList() is { Count: > 0 } ramps)
             {
                 md.AppendLine();
