@@ -28,7 +28,8 @@ public sealed class ServiceContainerTests
     [MemberData(nameof(AllStacks))]
     public void Health_IsAskedOnKestrel_NotOnTheMetricsPort(string stack)
     {
-        // The dedicated port answers only /metrics (404 elsewhere), so /healthz must go to the service or admin port.
+        // The start-up wait asks Kestrel's /healthz: the container is idle then, and it proves the port the load will
+        // use is up; the dedicated port's /healthz says only that the host has started (probes under load ask that one).
         var container = ServiceContainer.For(stack, "iocp", "harness-x-stub", HostPorts);
 
         Assert.NotEqual(container.MetricsAddress, container.HealthAddress);
