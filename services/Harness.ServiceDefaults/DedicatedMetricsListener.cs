@@ -36,7 +36,7 @@ public sealed class DedicatedMetricsListener(
 
     private TcpListener? _listener;
 
-    // Starting, serving, stopping: set by the host's lifetime events, read by the thread (an int, so no torn read).
+    // Starting, serving, stopping: written by the host's lifetime callbacks, read by the listener's thread.
     private volatile int _state = (int)HostState.Starting;
 
     /// <summary>The bound port once started (<c>Listen__MetricsPort=0</c> picks a free one); null when not configured.</summary>
