@@ -20,7 +20,7 @@ services=(stub soap-threadpool soap-iocp soap-custompool grpc-threadpool grpc-io
 cleanup() { $compose -p "$project" down --remove-orphans >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 
-echo "## Time to healthy (cpus ${SERVICE_CPUS:-1.0}, memory ${SERVICE_MEMORY:-512m} each)"
+echo "## Time to healthy (cpus ${SERVICE_CPUS:-2.0}, memory ${SERVICE_MEMORY:-512m} each)"
 started=$(date +%s.%N)
 $compose -p "$project" up -d "${services[@]}" >/dev/null 2>&1
 printf '%-16s %5.1f s for the whole stack (up -d waits for the stub to be healthy first)\n' "up -d" \

@@ -15,7 +15,9 @@ internal sealed class MatrixCommandOptions
 
     public RunCommandOptions Run { get; } = new();
 
-    public Option<double> Cpus { get; } = new("--cpus") { Description = "CPU limit of every service container, in cores (as docker run --cpus).", DefaultValueFactory = _ => 1.0 };
+    // 2 by default, as compose and k8s/ give: the runtime sizes iocp and the ThreadPool by the limit, so every
+    // place that runs the services runs the same experiment (capped at this machine's cores).
+    public Option<double> Cpus { get; } = new("--cpus") { Description = "CPU limit of every service container, in cores (as docker run --cpus); default 2, or this machine's cores when fewer.", DefaultValueFactory = _ => Math.Min(2.0, Environment.ProcessorCount) };
 
     public Option<string> Memory { get; } = new("--memory") { Description = "Memory limit of every service container, e.g. 512m or 1g.", DefaultValueFactory = _ => "512m" };
 
