@@ -1,0 +1,6 @@
+namespace Harness.KubeletStandIn;
+
+internal static class Program
+{
+    public static int Main() => 0;
+}
