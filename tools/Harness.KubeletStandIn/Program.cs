@@ -1,6 +1,57 @@
-namespace Harness.KubeletStandIn;
+using System.Runtime.InteropServices;
+using Harness.KubeletStandIn;
+using Harness.KubeletStandIn.Cli;
+using Harness.KubeletStandIn.Manifests;
+using Harness.KubeletStandIn.Runtime;
 
-internal static class Program
+// Unix-only: file modes for ConfigMap volumes, POSIX signals, a local Docker engine's bridge networks.
+[assembly: System.Runtime.Versioning.UnsupportedOSPlatform("windows")]
+
+// The kubelet stand-in (docs/kubernetes.md, "Running the manifests here"). Its last line is always "restarts: N".
+var log = new RunLog();
+using var interrupt = new CancellationTokenSource();
+// SIGINT and SIGTERM stop the run and let the clean-up finish; the process does not die mid-way.
+using var sigint = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
+using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
+var restarts = 0;
+int code;
+try
 {
-    public static int Main() => 0;
+    if (args.Any(a => a is "-h" or "--help"))
+    {
+        Console.WriteLine(Options.Usage);
+        code = StandIn.Success;
+    }
+    else
+    {
+        var standIn = new StandIn(Options.Parse(args), log);
+        try
+        {
+            code = await standIn.RunAsync(interrupt.Token);
+        }
+        finally
+        {
+            restarts = standIn.LivenessRestarts;
+        }
+    }
+}
+catch (Exception ex) when (ex is UsageException or ManifestException or RuntimeUnavailableException or Harness.KubeletStandIn.Pods.PodConfigException)
+{
+    Console.Error.WriteLine("error: " + ex.Message);
+    code = StandIn.BadUsage;
+}
+catch (OperationCanceledException) when (interrupt.IsCancellationRequested)
+{
+    Console.Error.WriteLine("interrupted");
+    code = StandIn.Interrupted;
+}
+
+Console.Error.Flush();
+Console.WriteLine($"restarts: {restarts}");
+return code;
+
+void Stop(PosixSignalContext context)
+{
+    context.Cancel = true;
+    interrupt.Cancel();
 }

@@ -162,8 +162,8 @@ internal sealed class DockerRuntime : IDisposable
         return lines.LastOrDefault(l => l.Trim().Length > 0);
     }
 
-    /// <summary>Copies a volume's contents into <paramref name="directory"/> through a container that is created, never started.</summary>
-    public async Task CopyVolumeOutAsync(string volume, string image, string directory, CancellationToken cancellationToken)
+    /// <summary>Copies a volume's contents into <paramref name="directory"/> through a container that is created, never started; <paramref name="scratch"/> holds the archive meanwhile.</summary>
+    public async Task CopyVolumeOutAsync(string volume, string image, string directory, string scratch, CancellationToken cancellationToken)
     {
         var helper = await CreateContainerAsync(new CreateContainerParameters
         {
@@ -180,12 +180,19 @@ internal sealed class DockerRuntime : IDisposable
         try
         {
             var archive = await Client.Containers.GetArchiveFromContainerAsync(helper, new GetArchiveFromContainerParameters { Path = "/volume/." }, false, cancellationToken);
+            // Buffered to a file first: the tar reader stops short on the engine's response stream ("read past the end").
+            await using (var stream = archive.Stream)
+            await using (var file = File.Create(scratch))
+            {
+                await stream.CopyToAsync(file, cancellationToken);
+            }
+
             Directory.CreateDirectory(directory);
-            await using var stream = archive.Stream;
-            await TarFile.ExtractToDirectoryAsync(stream, directory, overwriteFiles: true, cancellationToken);
+            await TarFile.ExtractToDirectoryAsync(scratch, directory, overwriteFiles: true, cancellationToken);
         }
         finally
         {
+            File.Delete(scratch);
             await RemoveContainerAsync(helper);
         }
     }
