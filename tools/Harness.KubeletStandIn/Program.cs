@@ -4,9 +4,6 @@ using Harness.KubeletStandIn.Cli;
 using Harness.KubeletStandIn.Manifests;
 using Harness.KubeletStandIn.Runtime;
 
-// Unix-only: file modes for ConfigMap volumes, POSIX signals, a local Docker engine's bridge networks.
-[assembly: System.Runtime.Versioning.UnsupportedOSPlatform("windows")]
-
 // The kubelet stand-in (docs/kubernetes.md, "Running the manifests here"). Its last line is always "restarts: N".
 var log = new RunLog();
 using var interrupt = new CancellationTokenSource();

@@ -26,7 +26,8 @@ internal sealed class StandIn(Options options, RunLog log)
     public async Task<int> RunAsync(CancellationToken interrupt)
     {
         var directory = Kustomize.LocateOverlay(options.Overlay);
-        var output = Output.Prepare(options.Output);
+        var output = Path.GetFullPath(options.Output);
+        Output.Check(output);
         log.Line($"rendering {directory} with kubectl kustomize");
         var manifests = ManifestSet.Parse(Kustomize.Render(directory));
         foreach (var line in Adjustments.Apply(manifests, options))
@@ -50,6 +51,7 @@ internal sealed class StandIn(Options options, RunLog log)
             throw new ManifestException(string.Join(Environment.NewLine + "error: ", errors));
         }
 
+        Directory.CreateDirectory(output);
         var deadlines = manifests.Jobs.Sum(j => j.Spec.ActiveDeadlineSeconds ?? 0);
         var bound = options.Timeout ?? TimeSpan.FromSeconds(deadlines) + DeadlineMargin;
         await File.WriteAllTextAsync(Path.Combine(output, "manifests.yaml"), manifests.Serialize(), interrupt);

@@ -131,7 +131,7 @@ internal sealed class PodVolumes
         }
 
         Directory.CreateDirectory(directory);
-        File.SetUnixFileMode(directory, (UnixFileMode)Convert.ToInt32("755", 8));
+        Chmod(directory, "755");
         var contents = new Dictionary<string, byte[]>(StringComparer.Ordinal);
         foreach (var (key, value) in map?.Data ?? new Dictionary<string, string>())
         {
@@ -167,9 +167,18 @@ internal sealed class PodVolumes
             var path = Path.Combine(directory, relative);
             var parent = Path.GetDirectoryName(path)!;
             Directory.CreateDirectory(parent);
-            File.SetUnixFileMode(parent, (UnixFileMode)Convert.ToInt32("755", 8));
+            Chmod(parent, "755");
             File.WriteAllBytes(path, bytes);
-            File.SetUnixFileMode(path, (UnixFileMode)(mode & Convert.ToInt32("777", 8)));
+            Chmod(path, Convert.ToString(mode & Convert.ToInt32("777", 8), 8));
+        }
+    }
+
+    // Unix file modes; the stand-in runs where Docker's bridge networks are reachable from the host, i.e. on Linux.
+    private static void Chmod(string path, string octal)
+    {
+        if (!OperatingSystem.IsWindows())
+        {
+            File.SetUnixFileMode(path, (UnixFileMode)Convert.ToInt32(octal, 8));
         }
     }
 }

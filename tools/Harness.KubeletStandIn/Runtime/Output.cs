@@ -13,7 +13,7 @@ namespace Harness.KubeletStandIn.Runtime;
 internal static class Output
 {
     /// <summary>Refuses a DIR that holds anything: a run must not mix its files with another's.</summary>
-    public static string Prepare(string directory)
+    public static void Check(string directory)
     {
         var full = Path.GetFullPath(directory);
         if (Directory.Exists(full) && Directory.EnumerateFileSystemEntries(full).Any())
@@ -25,9 +25,6 @@ internal static class Output
         {
             throw new UsageException($"--output {directory} is a file; name a folder that is absent or empty");
         }
-
-        Directory.CreateDirectory(full);
-        return full;
     }
 
     public static async Task CopyClaimsAsync(RunContext context, string directory, CancellationToken cancellationToken)
