@@ -42,6 +42,12 @@ catch (OperationCanceledException) when (interrupt.IsCancellationRequested)
     Console.Error.WriteLine("interrupted");
     code = StandIn.Interrupted;
 }
+catch (Exception ex)
+{
+    // Whatever went wrong, the clean-up has run (StandIn's finally) and the last line is still the restart count.
+    Console.Error.WriteLine($"error: the stand-in failed: {ex}");
+    code = StandIn.Failure;
+}
 
 Console.Error.Flush();
 Console.WriteLine($"restarts: {restarts}");

@@ -41,6 +41,11 @@ internal sealed class Cluster(RunContext context)
 
     public IReadOnlyList<DeploymentController> Deployments => _deployments;
 
+    // Deployments scaled to 0 run nothing; the progress lines name them once, in a count.
+    private string DeploymentStatus =>
+        string.Join("; ", _deployments.Where(d => d.Replicas > 0).Select(d => d.Describe()))
+        + (_deployments.Count(d => d.Replicas == 0) is > 0 and var idle ? $" ({idle} scaled to 0)" : "");
+
     /// <summary>Runs every stage; <paramref name="stop"/> is the run's bound and Ctrl+C. Leaves the pods running: <see cref="StopAsync"/> ends their tasks.</summary>
     public async Task<ClusterOutcome> RunAsync(string output, CancellationToken stop)
     {
@@ -141,15 +146,15 @@ internal sealed class Cluster(RunContext context)
             if (failed is not null || DateTime.UtcNow - started > AvailableBound)
             {
                 var why = failed?.Failure ?? "not Available within 10 minutes";
-                context.Log.Error($"the Deployments did not become available: {why}; {string.Join("; ", _deployments.Select(d => d.Describe()))}");
+                context.Log.Error($"the Deployments did not become available: {why}; {DeploymentStatus}");
                 return false;
             }
 
             await Task.Delay(Poll, stop);
-            last = await ProgressAsync(last, string.Join("; ", _deployments.Select(d => d.Describe())), null, stop);
+            last = await ProgressAsync(last, DeploymentStatus, null, stop);
         }
 
-        context.Log.Line($"Deployments Available: {string.Join("; ", _deployments.Select(d => d.Describe()))}");
+        context.Log.Line($"Deployments Available: {DeploymentStatus}");
         return true;
     }
 
