@@ -51,6 +51,7 @@ internal sealed class ContainerProbes(ProbeChecks checks, V1Container container,
     {
         var settings = ProbeSettings.From(kind, probe);
         var counter = new ProbeCounter(settings);
+        string? lastFailure = null;
         await Task.Delay(settings.InitialDelay, cancellationToken);
         while (true)
         {
@@ -59,6 +60,13 @@ internal sealed class ContainerProbes(ProbeChecks checks, V1Container container,
             {
                 OnChange(kind, counter.State, result);
             }
+            else if (!result.Success && result.Detail != lastFailure)
+            {
+                // As the kubelet's events: each new reason once, not every period.
+                log($"{kind} probe failed: {result.Detail}");
+            }
+
+            lastFailure = result.Success ? null : result.Detail;
 
             if (stopWhen(counter.State))
             {
