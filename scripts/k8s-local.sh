@@ -20,25 +20,10 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 project="$root/tools/Harness.KubeletStandIn"
 out="$project/bin/Release/net10.0"
-stamp="$out/.kubelet-stand-in-built"
+source "$root/scripts/lib/build-if-changed.sh"
 
-# Whether any input of the build is newer than the last good build: a file of the project (bin/ and obj/ are
-# outputs) or a build setting at the root. A failed build leaves the stamp as it was, so the next call builds again.
-changed() {
-  [[ -f "$stamp" && -f "$out/Harness.KubeletStandIn.dll" ]] || return 0
-  [[ -n "$(find "$project" \( -name bin -o -name obj \) -prune -o -type f -newer "$stamp" -print -quit)" ]] && return 0
-  [[ -n "$(find "$root" -maxdepth 1 \( -name 'Directory.*' -o -name global.json -o -name NuGet.config -o -name .editorconfig \) \
-      -newer "$stamp" -print -quit)" ]]
-}
-
-if changed; then
-  # The stamp takes the time the build started, so a file saved during the build is seen by the next call.
-  started="$project/obj/.kubelet-stand-in-build-started"
-  mkdir -p "$(dirname "$started")"
-  touch "$started"
-  build_log=$(dotnet build "$project" -c Release -warnaserror --nologo -v quiet 2>&1) || { echo "$build_log" >&2; echo "restarts: 0"; exit 2; }
-  mv "$started" "$stamp"
-fi
+# The stand-in's inputs: its own project folder (it references no other project of the repository).
+build_if_changed "$project" "$out/Harness.KubeletStandIn.dll" "$out/.kubelet-stand-in-built" "$project" || { echo "restarts: 0"; exit 2; }
 
 # exec: the stand-in gets Ctrl+C and SIGTERM itself, and cleans up before it exits.
 exec dotnet "$out/Harness.KubeletStandIn.dll" "$@"
