@@ -137,8 +137,11 @@ internal sealed class JobController(RunContext context, Workload workload)
         }
         finally
         {
+            // Cancelled before disposed: a disposed linked source no longer hears its parent, so a pod whose link had
+            // not fired yet when the run stopped would keep waiting on its containers.
             foreach (var (_, _, podStop) in running.Values)
             {
+                await podStop.CancelAsync();
                 podStop.Dispose();
             }
         }

@@ -224,17 +224,28 @@ internal sealed class PodRunner(RunContext context, Workload workload, PodIdenti
             var probes = new ContainerProbes(context.Probes, container, PodIp!, id, m => context.Log.Line($"pod {Name} container {container.Name}: {m}"));
             _probes[container.Name] = probes;
             var probeLoop = probes.RunAsync(probing.Token);
-            var exit = context.Docker.WaitAsync(id, stop);
-            var killedBy = await Task.WhenAny(exit, probes.Failure) == probes.Failure ? await probes.Failure : null;
-            if (killedBy is not null)
+            string? killedBy;
+            long code;
+            try
             {
-                context.Log.Line($"pod {Name} container {container.Name}: {killedBy}; killing it (restartPolicy {RestartPolicy})");
-                await context.Docker.StopAsync(id, TimeSpan.FromSeconds(workload.Pod.TerminationGracePeriodSeconds ?? 30));
+                var exit = context.Docker.WaitAsync(id, stop);
+                killedBy = await Task.WhenAny(exit, probes.Failure) == probes.Failure ? await probes.Failure : null;
+                if (killedBy is not null)
+                {
+                    context.Log.Line($"pod {Name} container {container.Name}: {killedBy}; killing it (restartPolicy {RestartPolicy})");
+                    await context.Docker.StopAsync(id, TimeSpan.FromSeconds(workload.Pod.TerminationGracePeriodSeconds ?? 30));
+                }
+
+                code = await exit;
+            }
+            finally
+            {
+                // Explicitly: when the run stops, the wait's cancellation can bring us here before the link from
+                // the run's token to the probes' fires, and disposing the source would then leave the probes running.
+                await probing.CancelAsync();
+                await probeLoop;
             }
 
-            var code = await exit;
-            await probing.CancelAsync();
-            await probeLoop;
             var restart = RestartPolicy == "Always" || (RestartPolicy == "OnFailure" && code != 0);
             if (!restart)
             {

@@ -80,8 +80,9 @@ internal sealed class ProbeChecks(DockerRuntime docker)
         {
             return ProbeResult.Failed($"timeout after {timeout.TotalSeconds:0} s");
         }
-        catch (Exception ex) when (ex is HttpRequestException or SocketException or IOException)
+        catch (Exception ex) when (ex is not OperationCanceledException)
         {
+            // Whatever fails an attempt (a refused connection, an engine error on exec) is a failed probe, never a crash of the prober.
             return ProbeResult.Failed(ex.GetBaseException().Message);
         }
     }
