@@ -61,6 +61,8 @@ public sealed class FailureTests
 
         Assert.True(result.ExitCode == 130, result.Output);
         Assert.Equal("restarts: 0", result.LastLine);
+        var lines = result.StandardOutput.ToList();
+        Assert.DoesNotContain(lines.Skip(lines.FindIndex(l => l.Contains("Deployments Available", StringComparison.Ordinal))), l => l.Contains("probe failed", StringComparison.Ordinal));
         Assert.Contains("removed the containers, networks and volumes", result.Output, StringComparison.Ordinal);
         Assert.Empty(await Leftovers.OfRunAsync(result.RunId));
         Assert.True(File.Exists(Path.Combine(folder.Output, "logs", Directory.GetFiles(Path.Combine(folder.Output, "logs"), "long-*.log").Single())));

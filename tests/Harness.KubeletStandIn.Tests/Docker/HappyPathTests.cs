@@ -109,6 +109,16 @@ public sealed class HappyPathTests(HappyPathRun run) : IClassFixture<HappyPathRu
 
     [Fact]
     public async Task CleanUp_LeavesNothingLabelledWithTheRun() => Assert.Empty(await Leftovers.OfRunAsync(run.Result.RunId));
+
+    [Fact]
+    public void Probes_StopWithTheRun()
+    {
+        // The stub is probed every second: a probe still running while the clean-up removes it would say so.
+        var lines = run.Result.StandardOutput.ToList();
+        var copied = lines.FindIndex(l => l.Contains("copied PersistentVolumeClaim", StringComparison.Ordinal));
+        Assert.True(copied > 0, run.Result.Output);
+        Assert.DoesNotContain(lines.Skip(copied), l => l.Contains("probe failed", StringComparison.Ordinal));
+    }
 }
 
 [CollectionDefinition(Name, DisableParallelization = true)]
