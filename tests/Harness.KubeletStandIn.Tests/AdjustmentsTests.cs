@@ -49,6 +49,13 @@ public sealed class AdjustmentsTests
     }
 
     [Theory]
+    [InlineData(new[] { "run", "--operations=compute,call-third-party", "--output=/runs" }, new[] { "--operations=compute" }, new[] { "run", "--output=/runs", "--operations=compute" })]
+    [InlineData(new[] { "run", "--operations", "compute", "--live" }, new[] { "--operations=call-third-party" }, new[] { "run", "--live", "--operations=call-third-party" })]
+    [InlineData(new[] { "run", "--stacks=grpc" }, new[] { "--warm-up=0", "--live" }, new[] { "run", "--stacks=grpc", "--warm-up=0", "--live" })]
+    public void RunnerArgs_WithAValue_ReplaceTheManifestsOwnOption(string[] args, string[] extra, string[] expected) =>
+        Assert.Equal(expected, Adjustments.WithRunnerArgs(args, extra));
+
+    [Theory]
     [InlineData(3, null, null, "--agents applies to Indexed Jobs")]
     [InlineData(null, "1m", null, "--duration applies to containers")]
     [InlineData(null, null, "--x", "--runner-arg applies to containers")]

@@ -96,4 +96,23 @@ public sealed class RunPlanTests
         Assert.Equal(["threadpool", "threadpool"], run.Modes);
         Assert.Equal(["grpc-compute-threadpool-1", "grpc-compute-threadpool-2"], plan.SelectMany(m => m.Series).Select(s => s.Id));
     }
+
+    [Fact]
+    public void Modes_WithTargets_PickWhichTargetsRun()
+    {
+        var options = new RunCommandOptions();
+        var command = new RootCommand();
+        options.AddTo(command);
+        string[] targets = ["--target", "grpc=http://a:1,mode=threadpool", "--target", "grpc=http://b:1,mode=iocp", "--target", "soap=http://c:1,mode=iocp"];
+
+        var run = options.Bind(command.Parse([.. targets, "--modes", "iocp"]), "harness");
+        var all = options.Bind(command.Parse(targets), "harness");
+        var refused = Assert.Throws<UsageException>(() => options.Bind(command.Parse([.. targets, "--modes", "custompool"]), "harness"));
+
+        Assert.Equal(["iocp"], run.Modes);
+        Assert.Equal(["http://b:1/", "http://c:1/"], run.Targets.Select(t => t.Address.ToString()));
+        Assert.Equal(["threadpool", "iocp"], all.Modes);
+        Assert.Contains("custompool", refused.Message, StringComparison.Ordinal);
+        Assert.Contains("iocp", refused.Message, StringComparison.Ordinal);
+    }
 }

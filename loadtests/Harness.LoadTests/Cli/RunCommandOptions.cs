@@ -33,7 +33,7 @@ internal sealed class RunCommandOptions
 
     public Option<string> Operations { get; } = new("--operations") { Description = "Operations: compute, call-third-party.", DefaultValueFactory = _ => "compute,call-third-party" };
 
-    public Option<string> Modes { get; } = new("--modes") { Description = "Scheduling modes to start locally, in order: threadpool, iocp, custompool; a mode listed twice runs twice.", DefaultValueFactory = _ => "threadpool,iocp,custompool" };
+    public Option<string> Modes { get; } = new("--modes") { Description = "Scheduling modes to start locally, in order: threadpool, iocp, custompool; a mode listed twice runs twice. With --target: which of the targets' modes to run.", DefaultValueFactory = _ => "threadpool,iocp,custompool" };
 
     public Option<int> Repeat { get; } = new("--repeat") { Description = $"Run every mode N times ({MinRepeat}–{MaxRepeat}), in a balanced order (A B B A…), each time with services of its own.", DefaultValueFactory = _ => 1 };
 
@@ -111,6 +111,15 @@ internal sealed class RunCommandOptions
         if (targets.Count > 0)
         {
             modes = [.. targets.Select(t => t.Mode).Distinct()];
+            if (parse.GetResult(Modes) is { Implicit: false })
+            {
+                // Given with --target, --modes picks the targets' modes to run, in its order (a test or a stand-in
+                // can shorten a run whose targets are fixed in a manifest).
+                var picked = List(parse.GetValue(Modes)!, "--modes", modes, distinct: false);
+                targets = [.. targets.Where(t => picked.Contains(t.Mode))];
+                modes = picked;
+            }
+
             stacks = [.. stacks.Where(s => targets.Any(t => t.Stack == s))];
             if (stacks.Count == 0)
             {

@@ -11,7 +11,8 @@ internal sealed record Options
           --output DIR      where the volumes' contents and the pods' logs go (absent or empty)
           --agents N        completions and parallelism of every Indexed Job, and every container variable named AGENTS
           --duration D      the runner's --duration (containers whose args start with run) and every SOAK_DURATION
-          --runner-arg ARG  appended to every container whose args start with run; repeatable
+          --runner-arg ARG  appended to every container whose args start with run (--name=value replaces the
+                            manifest's own --name); repeatable
           --timeout D       bound on the whole run (default: the sum of the Jobs' activeDeadlineSeconds + 10m)
           --keep            leave the containers, network and volumes for inspection (remove them by their label)
         Exit codes: 0 every Job succeeded; 1 a Job failed, a Deployment never became available, or a wait timed out;

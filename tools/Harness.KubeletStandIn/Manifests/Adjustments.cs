@@ -12,7 +12,7 @@ namespace Harness.KubeletStandIn.Manifests;
 /// <item><c>--duration D</c>: the runner's <c>--duration</c> in every container whose args start with <c>run</c>
 /// (replaced where present, appended otherwise) and every <c>SOAK_DURATION</c>. Deadlines are never changed: a
 /// Job whose <c>activeDeadlineSeconds</c> is shorter than D + 10 min is named in a warning.</item>
-/// <item><c>--runner-arg ARG</c>: appended to every container whose args start with <c>run</c>.</item>
+/// <item><c>--runner-arg ARG</c>: appended to every container whose args start with <c>run</c>; <c>--name=value</c> replaces the manifest's own <c>--name</c>.</item>
 /// </list>
 /// An option that would change nothing is refused: it would silently run something other than what was asked.
 /// </summary>
@@ -106,11 +106,38 @@ internal static class Adjustments
         var lines = new List<string>();
         foreach (var (workload, container) in RunnerContainers(manifests))
         {
-            container.Args = [.. container.Args, .. extra];
+            container.Args = WithRunnerArgs(container.Args, extra);
             lines.Add($"{workload.Id} {container.Name}: + {string.Join(' ', extra)}");
         }
 
         return lines.Count > 0 ? lines : throw new UsageException("--runner-arg applies to containers whose args start with 'run' (the harness runner); these manifests have none");
+    }
+
+    /// <summary>
+    /// <paramref name="extra"/> appended to <paramref name="args"/>; an extra <c>--name=value</c> first removes the
+    /// manifest's own <c>--name=…</c> or <c>--name …</c>, since the runner refuses an option given twice.
+    /// </summary>
+    public static IList<string> WithRunnerArgs(IList<string> args, IReadOnlyList<string> extra)
+    {
+        var result = args.ToList();
+        foreach (var name in extra.Where(a => a.StartsWith("--", StringComparison.Ordinal) && a.Contains('=', StringComparison.Ordinal)).Select(a => a[..a.IndexOf('=', StringComparison.Ordinal)]))
+        {
+            for (var i = result.Count - 1; i >= 0; i--)
+            {
+                if (result[i].StartsWith(name + "=", StringComparison.Ordinal))
+                {
+                    result.RemoveAt(i);
+                }
+                else if (result[i] == name)
+                {
+                    var withValue = i + 1 < result.Count && !result[i + 1].StartsWith("--", StringComparison.Ordinal);
+                    result.RemoveRange(i, withValue ? 2 : 1);
+                }
+            }
+        }
+
+        result.AddRange(extra);
+        return result;
     }
 
     /// <summary>Replaces <c>--duration=X</c> or <c>--duration X</c> (every occurrence), or appends <c>--duration=D</c>.</summary>
