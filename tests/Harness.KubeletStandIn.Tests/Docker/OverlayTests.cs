@@ -1,0 +1,81 @@
+using Harness.KubeletStandIn.Tests.Tooling;
+using Harness.LoadTests.Recording;
+
+namespace Harness.KubeletStandIn.Tests.Docker;
+
+/// <summary>
+/// The repository's own overlays run under the stand-in, with the harness images: what a cluster would run, short.
+/// The static checks read these manifests; these runs show they work (a merge reading the wrong folder, or a probe
+/// waiting behind the workload, fails here).
+/// </summary>
+[Trait("Category", "Docker")]
+[Collection(DockerCollection.Name)]
+public sealed class OverlayTests
+{
+    private static readonly TimeSpan Bound = TimeSpan.FromMinutes(8);
+
+    [Fact]
+    public async Task Distributed_TwoAgents_TheCoordinatorMergesBothRunsIntoOneReport_WithNoRestart()
+    {
+        // Arrange: two agents, gRPC in iocp mode only, 10 s series.
+        using var output = new TempFolder();
+
+        // Act
+        var result = StandInProcess.Run(
+            Bound, Overlay("distributed"), "--output", output.Directory, "--agents", "2", "--duration", "10s",
+            "--runner-arg=--modes=iocp", "--runner-arg=--stacks=grpc", "--runner-arg=--warm-up=2s");
+
+        // Assert
+        Assert.True(result.ExitCode == 0, result.Output);
+        Assert.Equal("restarts: 0", result.LastLine);
+        var run = Assert.Single(Directory.GetDirectories(output.Directory), d => File.Exists(Path.Combine(d, "run.json")));
+        Assert.True(File.Exists(Path.Combine(run, "index.html")));
+        Assert.True(File.Exists(Path.Combine(run, "summary.md")));
+        var merged = RawRunReader.Read(run);
+        var agents = new[] { 0, 1 }.Select(i => RawRunReader.Read(Path.Combine(run, "agents", $"agent-{i}-of-2"))).ToList();
+        Assert.Equal(["grpc-compute-iocp", "grpc-call-third-party-iocp"], merged.Manifest.Series.Select(s => s.Id));
+        foreach (var series in merged.Manifest.Series)
+        {
+            var perAgent = agents.Select(a => a.Timelines[series.Id].Sum(s => s.Requests)).ToList();
+            Assert.All(perAgent, requests => Assert.True(requests > 0, $"{series.Id}: an agent made no requests"));
+            Assert.Equal(perAgent.Sum(), merged.Timelines[series.Id].Sum(s => s.Requests));
+            Assert.Contains(merged.Events, e => e.Kind == "agents-started" && e.SeriesId == series.Id);
+        }
+
+        Assert.Empty(await Leftovers.OfRunAsync(result.RunId));
+    }
+
+    [Fact]
+    public async Task Soak_Short_WritesTheSoakVerdict_AndItsExitCodeIsTheVerdicts_WithNoRestart()
+    {
+        // Arrange: the soak overlay (SOAP, threadpool, blocking third-party calls), 45 s after a 15 s warm-up, 4 users.
+        using var output = new TempFolder();
+
+        // Act
+        var result = StandInProcess.Run(
+            Bound, Overlay("soak"), "--output", output.Directory, "--duration", "45s", "--runner-arg=--warm-up=15s", "--runner-arg=--users=4");
+
+        // Assert: the probes never restarted the starved service, and the report judged the soak.
+        Assert.Equal("restarts: 0", result.LastLine);
+        var run = Assert.Single(Directory.GetDirectories(output.Directory), d => File.Exists(Path.Combine(d, "run.json")));
+        var summary = File.ReadAllText(Path.Combine(run, "summary.md"));
+        Assert.Contains("soak.errors", summary, StringComparison.Ordinal);
+        Assert.Contains("p99", summary, StringComparison.Ordinal);
+        var failed = RawRunReader.Read(run).Timelines.Values.Single().Sum(s => s.Failures);
+        Assert.Equal(0, failed);
+        Assert.True(result.ExitCode is 0 or 1, result.Output);
+        Assert.Equal(result.ExitCode == 1, result.Output.Contains("Job runner: Failed", StringComparison.Ordinal));
+        Assert.Empty(await Leftovers.OfRunAsync(result.RunId));
+    }
+
+    private static string Overlay(string name)
+    {
+        var folder = new DirectoryInfo(AppContext.BaseDirectory);
+        while (folder is not null && !File.Exists(Path.Combine(folder.FullName, "Harness.sln")))
+        {
+            folder = folder.Parent;
+        }
+
+        return Path.Combine(folder?.FullName ?? throw new InvalidOperationException("no Harness.sln above " + AppContext.BaseDirectory), "k8s", "overlays", name);
+    }
+}
