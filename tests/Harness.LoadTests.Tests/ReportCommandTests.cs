@@ -33,4 +33,31 @@ public sealed class ReportCommandTests
         var line = Assert.Single(text.Split('\n'), l => l.StartsWith("Report:", StringComparison.Ordinal));
         Assert.Equal("Report: " + Path.Combine(folder, "index.html"), line.TrimEnd());
     }
+
+    [Fact]
+    public async Task Report_OfATwoMinuteSoak_DoesNotJudgeItsGrowthOrDrift_AndExitsZero()
+    {
+        // Arrange: the soak overlay's smoke run, 2 minutes: too short for a growth per hour or a drift.
+        var folder = RecordedRuns.Write(Path.Combine(HarnessRun.TempFolder(), "run"), seconds: 120, profile: "soak");
+
+        // Act
+        var (exitCode, text) = await HarnessRun.InvokeAsync("report", folder);
+
+        // Assert
+        Assert.True(exitCode == 0, text);
+        Assert.Contains("5 threshold checks: 1 passed, 0 failed, 4 not judged.", text, StringComparison.Ordinal);
+        Assert.Contains("memory growth not judged: the growth window (the second half of the 2 min measured) was 1 min", text, StringComparison.Ordinal);
+        Assert.Contains("not judged", File.ReadAllText(Path.Combine(folder, "summary.md")), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Report_OfATwoMinuteSoakWithErrors_FailsOnThemAlone_AndExitsOne()
+    {
+        var folder = RecordedRuns.Write(Path.Combine(HarnessRun.TempFolder(), "run"), seconds: 120, profile: "soak", failures: 1);
+
+        var (exitCode, text) = await HarnessRun.InvokeAsync("report", folder);
+
+        Assert.True(exitCode == 1, text);
+        Assert.Contains("5 threshold checks: 0 passed, 1 failed, 4 not judged.", text, StringComparison.Ordinal);
+    }
 }

@@ -22,6 +22,23 @@ public sealed record SoakTrend
 {
     public const double DefaultWindowFraction = 0.1;
 
+    /// <summary>
+    /// The shortest growth window (<see cref="GrowthWindowSeconds"/>) on which a growth per hour is judged: 10 minutes,
+    /// so a span of 20 minutes after the warm-up. A fresh service settles for tens of minutes, its GC heap growing to its
+    /// working size and the ThreadPool injecting threads (109 → 116 MB in the first 20 minutes, then 0.3 MB in the last
+    /// 20 of an hour: docs/results.md, "Soak"); a slope of the first minutes extrapolated to an hour reads that settling
+    /// as thousands of % an hour. Ten minutes, ×6 to an hour and starting after the steepest rise, is the shortest
+    /// window whose figure still says something (docs/report.md, "Soak").
+    /// </summary>
+    public const int MinGrowthWindowSeconds = 600;
+
+    /// <summary>
+    /// The shortest window (<see cref="DriftWindowSeconds"/>) on which a drift is judged: 30 s each, so with 10 % windows
+    /// a span of 5 minutes. A soak's 16 requests/s give a p99 of about 500 requests, one that rests on its 5 slowest, and
+    /// a window of a few seconds measures one GC pause or one scrape, not the service's level (docs/report.md, "Soak").
+    /// </summary>
+    public const int MinDriftWindowSeconds = 30;
+
     public static SoakTrend Empty { get; } = new() { WindowFraction = DefaultWindowFraction };
 
     /// <summary>Each window's share of the measured span, e.g. 0.1 for the first and last 10 %.</summary>
@@ -38,6 +55,12 @@ public sealed record SoakTrend
     /// docs/results.md, "Soak"); fitted over the whole span that settling reads as a leak, while a leak grows to the end.
     /// </summary>
     public int GrowthFrom { get; init; }
+
+    /// <summary>Seconds the growth fits cover: <see cref="GrowthFrom"/> to <see cref="SpanTo"/>, half the span (0 when empty).</summary>
+    public int GrowthWindowSeconds => SpanTo - GrowthFrom;
+
+    /// <summary>Seconds in each of the two windows (0 when the span has fewer than two seconds).</summary>
+    public int DriftWindowSeconds => First is { } w ? w.To - w.From : 0;
 
     public SoakWindow? First { get; init; }
 

@@ -84,6 +84,34 @@ public sealed partial record Threshold
     };
 
     /// <summary>
+    /// Why this soak criterion is not judged on the series' span, in plain words; null when it is. A growth per hour
+    /// needs a growth window of <see cref="SoakTrend.MinGrowthWindowSeconds"/>, a drift windows of
+    /// <see cref="SoakTrend.MinDriftWindowSeconds"/> each; <c>soak.errors</c> is always judged (docs/report.md, "Soak").
+    /// </summary>
+    public string? NotJudgedBecause(SoakTrend soak)
+    {
+        ArgumentNullException.ThrowIfNull(soak);
+        var span = Format.Duration(soak.SpanTo - soak.SpanFrom);
+        switch (Metric)
+        {
+            case ThresholdMetric.SoakMemoryGrowth or ThresholdMetric.SoakThreadsGrowth or ThresholdMetric.SoakThreadsGrowthPercent
+                when soak.GrowthWindowSeconds < SoakTrend.MinGrowthWindowSeconds:
+                return $"{(Metric == ThresholdMetric.SoakMemoryGrowth ? "memory growth" : "thread growth")} not judged: the growth window (the second half of "
+                    + $"the {span} measured) was {Format.Duration(soak.GrowthWindowSeconds)}; a growth per hour needs at least "
+                    + $"{Format.Duration(SoakTrend.MinGrowthWindowSeconds)} of it (a soak of {Format.Duration(2 * SoakTrend.MinGrowthWindowSeconds)} after the warm-up), "
+                    + "or it reads a working set still settling as a leak";
+            case ThresholdMetric.SoakP99Drift or ThresholdMetric.SoakRpsDrift when soak.DriftWindowSeconds < SoakTrend.MinDriftWindowSeconds:
+                var share = Format.Plain(soak.WindowFraction * 100) + " %";
+                var needed = (int)Math.Ceiling(SoakTrend.MinDriftWindowSeconds / soak.WindowFraction);
+                return $"{(Metric == ThresholdMetric.SoakP99Drift ? "p99" : "req/s")} drift not judged: each window (the first and last {share} of the {span} measured) "
+                    + $"was {Format.Duration(soak.DriftWindowSeconds)}; a drift needs at least {Format.Duration(SoakTrend.MinDriftWindowSeconds)} in each "
+                    + $"(a soak of {Format.Duration(needed)} after the warm-up)";
+            default:
+                return null;
+        }
+    }
+
+    /// <summary>
     /// The soak figure in plain words, e.g. "p99 rose 4.2 % from the first 10 % (312 ms) to the last 10 % (325 ms)";
     /// why it is missing when it was not measured.
     /// </summary>

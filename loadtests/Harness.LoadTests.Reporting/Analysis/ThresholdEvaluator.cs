@@ -3,17 +3,57 @@ using Harness.LoadTests.Reporting.Formats;
 
 namespace Harness.LoadTests.Reporting.Analysis;
 
+/// <summary>What a threshold said of a series.</summary>
+public enum Verdict
+{
+    Passed,
+
+    /// <summary>Breached, or not measured, or its scope matched nothing: the run exits 1.</summary>
+    Failed,
+
+    /// <summary>
+    /// Neither: the series is too short for the figure to mean anything (a soak criterion under its minimum span,
+    /// <see cref="Threshold.NotJudgedBecause"/>). It does not fail the run, and every format says so.
+    /// </summary>
+    NotJudged,
+}
+
 /// <summary>The outcome of one threshold on one series, or on the repetitions of one mode.</summary>
 /// <param name="SeriesId">
 /// The series measured; for a repeated mode, its id without the repetition number (<c>grpc-compute-iocp</c>), whose
 /// repetitions were judged on their median. Null when the threshold's scope matched no series.
 /// </param>
-/// <param name="Actual">The figure in the threshold's unit (a repeated mode's median); null when not measured.</param>
-public sealed record ThresholdResult(Threshold Threshold, string? SeriesId, double? Actual, bool Passed, string Message);
+/// <param name="Actual">The figure in the threshold's unit (a repeated mode's median); null when not measured or not judged.</param>
+/// <param name="Message">The figure and the limit in words; for <see cref="Verdict.NotJudged"/>, why not.</param>
+public sealed record ThresholdResult(Threshold Threshold, string? SeriesId, double? Actual, Verdict Verdict, string Message)
+{
+    public bool Passed => Verdict == Verdict.Passed;
+
+    public bool Failed => Verdict == Verdict.Failed;
+
+    /// <summary>The verdict as every format writes it: <c>pass</c>, <c>FAIL</c>, <c>not judged</c>.</summary>
+    public string Label => Verdict switch
+    {
+        Verdict.Passed => "pass",
+        Verdict.Failed => "FAIL",
+        _ => "not judged",
+    };
+
+    /// <summary>The CSS class of <see cref="Label"/> in the HTML report.</summary>
+    public string CssClass => Verdict switch
+    {
+        Verdict.Passed => "pass",
+        Verdict.Failed => "fail",
+        _ => "unjudged",
+    };
+
+    internal static Verdict Of(bool met) => met ? Verdict.Passed : Verdict.Failed;
+}
 
 /// <summary>
 /// Checks thresholds against a run: each series on its own, except the repetitions of a mode, which are judged
-/// together on the median of their figures. A threshold whose scope matches nothing, or whose figure was not measured, fails.
+/// together on the median of their figures. A threshold whose scope matches nothing, or whose figure was not measured, fails;
+/// a soak criterion on a series too short for it is not judged.
 /// </summary>
 public static class ThresholdEvaluator
 {
@@ -37,7 +77,7 @@ public static class ThresholdEvaluator
             var matching = summaries.Where(s => threshold.AppliesTo(s.Series)).ToList();
             if (matching.Count == 0)
             {
-                results.Add(new ThresholdResult(threshold, null, null, false,
+                results.Add(new ThresholdResult(threshold, null, null, Verdict.Failed,
                     threshold.Intended ? "no open-model series matched (co- metrics need one)" : "no series matched the scope"));
                 continue;
             }
@@ -57,24 +97,29 @@ public static class ThresholdEvaluator
         var limit = threshold.FormatLimit();
         if (threshold.IsSoak)
         {
+            if (threshold.NotJudgedBecause(summary.Soak) is { } reason)
+            {
+                return new ThresholdResult(threshold, summary.Series.Id, null, Verdict.NotJudged, reason);
+            }
+
             var measured = threshold.Measure(summary);
-            return new ThresholdResult(threshold, summary.Series.Id, measured, measured is { } m && threshold.IsMetBy(m),
+            return new ThresholdResult(threshold, summary.Series.Id, measured, ThresholdResult.Of(measured is { } m && threshold.IsMetBy(m)),
                 $"{threshold.DescribeSoak(summary.Soak)} (limit {threshold.OperatorText} {limit})");
         }
 
         if (threshold.IsKnee)
         {
             var knee = threshold.Measure(summary);
-            return new ThresholdResult(threshold, summary.Series.Id, knee is { } k && double.IsFinite(k) ? k : null, knee is { } m && threshold.IsMetBy(m),
+            return new ThresholdResult(threshold, summary.Series.Id, knee is { } k && double.IsFinite(k) ? k : null, ThresholdResult.Of(knee is { } m && threshold.IsMetBy(m)),
                 $"{Threshold.DescribeKnee(summary.Knee, summary.IsOpenModel)} (limit {threshold.OperatorText} {limit})");
         }
 
         if (threshold.Measure(summary) is not { } value)
         {
-            return new ThresholdResult(threshold, summary.Series.Id, null, false, $"{threshold.MetricName} {threshold.OperatorText} {limit}: {NotMeasured(threshold)}");
+            return new ThresholdResult(threshold, summary.Series.Id, null, Verdict.Failed, $"{threshold.MetricName} {threshold.OperatorText} {limit}: {NotMeasured(threshold)}");
         }
 
-        return new ThresholdResult(threshold, summary.Series.Id, value, threshold.IsMetBy(value),
+        return new ThresholdResult(threshold, summary.Series.Id, value, ThresholdResult.Of(threshold.IsMetBy(value)),
             $"{threshold.MetricName} = {threshold.FormatValue(value)}, limit {threshold.OperatorText} {limit}");
     }
 
@@ -82,27 +127,41 @@ public static class ThresholdEvaluator
     {
         var id = ModeComparison.ModeIdOf(repetitions[0].Series);
         var limit = threshold.FormatLimit();
-        var values = repetitions.Select(threshold.Measure).OfType<double>().ToList();
+        // A soak criterion is judged on the repetitions long enough for it; on none, it is not judged.
+        var judged = threshold.IsSoak ? repetitions.Where(r => threshold.NotJudgedBecause(r.Soak) is null).ToList() : repetitions;
+        if (judged.Count == 0)
+        {
+            return new ThresholdResult(threshold, id, null, Verdict.NotJudged,
+                $"{threshold.NotJudgedBecause(repetitions[0].Soak)}, in each of its {repetitions.Count} repetitions");
+        }
+
+        var values = judged.Select(threshold.Measure).OfType<double>().ToList();
         var spread = Spread.Of(values);
         if (spread is null)
         {
-            return new ThresholdResult(threshold, id, null, false,
+            return new ThresholdResult(threshold, id, null, Verdict.Failed,
                 $"{threshold.MetricName} {threshold.OperatorText} {limit}: {NotMeasured(threshold)} in any of its {repetitions.Count} repetitions");
         }
 
         var of = values.Count == repetitions.Count ? $"{values.Count}" : $"{values.Count} of {repetitions.Count}";
-        return new ThresholdResult(threshold, id, spread.Median, threshold.IsMetBy(spread.Median),
+        return new ThresholdResult(threshold, id, spread.Median, ThresholdResult.Of(threshold.IsMetBy(spread.Median)),
             $"{threshold.MetricName} = {threshold.FormatValue(spread.Median)} (median of {of} repetitions: {string.Join(", ", values.Select(threshold.FormatValue))}), "
             + $"limit {threshold.OperatorText} {limit}");
     }
 
     private static string NotMeasured(Threshold threshold) => threshold.IsLatency ? "no request completed" : "not measured (no server samples?)";
 
-    public static bool AllPassed(IEnumerable<ThresholdResult> results) => results.All(r => r.Passed);
+    /// <summary>True when a threshold failed: what the console app turns into exit code 1. A check not judged fails nothing.</summary>
+    public static bool AnyFailed(IEnumerable<ThresholdResult> results) => results.Any(r => r.Failed);
 
-    /// <summary>For the console: one line per threshold and series, then a count of failures.</summary>
+    /// <summary>The count line every format ends its thresholds with: "5 threshold checks: 1 passed, 0 failed, 4 not judged."</summary>
+    public static string Tally(IReadOnlyCollection<ThresholdResult> results) =>
+        $"{results.Count} threshold checks: {results.Count(r => r.Passed)} passed, {results.Count(r => r.Failed)} failed, "
+        + $"{results.Count(r => r.Verdict == Verdict.NotJudged)} not judged.";
+
+    /// <summary>For the console: one line per threshold and series, then <see cref="Tally"/>.</summary>
     public static string ToText(IReadOnlyList<ThresholdResult> results) =>
-        Table(results).ToText() + $"{results.Count(r => !r.Passed)} of {results.Count} threshold checks failed.{Environment.NewLine}";
+        Table(results).ToText() + Tally(results) + Environment.NewLine;
 
     public static string ToMarkdown(IReadOnlyList<ThresholdResult> results) => Table(results).ToMarkdown();
 
@@ -112,7 +171,7 @@ public static class ThresholdEvaluator
         foreach (var result in results)
         {
             table.Add(
-                result.Passed ? "pass" : "FAIL",
+                result.Label,
                 result.Threshold.Expression + (result.Threshold.IsDefault ? " (default)" : string.Empty),
                 result.SeriesId ?? Format.Missing,
                 result.Actual is { } a ? result.Threshold.FormatValue(a) : Format.Missing,

@@ -61,6 +61,14 @@ internal static class Format
 
     public static string Plain(double value) => value.ToString("0.###", Invariant);
 
+    /// <summary>A length of time in whole seconds, in its largest units: 45 s · 10 min · 2 min 30 s · 1 h 5 min.</summary>
+    public static string Duration(int seconds)
+    {
+        int h = seconds / 3600, min = seconds % 3600 / 60, s = seconds % 60;
+        var parts = new[] { (h, "h"), (min, "min"), (s, "s") }.Where(p => p.Item1 != 0).Select(p => $"{p.Item1.ToString("#,0", Invariant)} {p.Item2}").ToList();
+        return parts.Count == 0 ? "0 s" : string.Join(' ', parts);
+    }
+
     private static string Bound(double? ratio) => ratio is { } r ? r.ToString(r >= 100 ? "#,0" : r >= 10 ? "0.0" : "0.00", Invariant) : "∞";
 
     public static string Csv(double? value) => value is { } v && !double.IsNaN(v) ? Math.Round(v, 3).ToString("0.###", Invariant) : string.Empty;

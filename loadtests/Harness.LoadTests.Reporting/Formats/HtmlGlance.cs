@@ -20,10 +20,11 @@ internal static class HtmlGlance
             + "A repeated mode (\"N runs\") shows the median of its repetitions, and each ratio its spread; a ratio whose spread crosses 1 is \"within noise\".</p>");
         if (thresholds is { Count: > 0 })
         {
-            var failed = thresholds.Count(t => !t.Passed);
-            html.AppendLine(failed == 0
-                ? $"<div class=\"notice ok\"><a href=\"#thresholds\">All {thresholds.Count} threshold checks passed.</a></div>"
-                : $"<div class=\"notice error\"><a href=\"#thresholds\">{failed} of {thresholds.Count} threshold checks failed.</a></div>");
+            html.AppendLine(
+                thresholds.Any(t => t.Failed) ? $"<div class=\"notice error\"><a href=\"#thresholds\">{E(ThresholdEvaluator.Tally(thresholds))}</a></div>"
+                : thresholds.All(t => t.Passed) ? $"<div class=\"notice ok\"><a href=\"#thresholds\">All {thresholds.Count} threshold checks passed.</a></div>"
+                : $"<div class=\"notice\"><a href=\"#thresholds\">{E(ThresholdEvaluator.Tally(thresholds))}</a> "
+                    + "A check not judged does not fail the run: its series was too short for it to say anything.</div>");
         }
 
         html.AppendLine("<div class=\"table-wrap\"><table class=\"data\">");

@@ -143,8 +143,15 @@ public static class HtmlReport
         html.Append("<nav class=\"toc\"><a href=\"#glance\">At a glance</a>");
         if (thresholds is { Count: > 0 })
         {
-            var failed = thresholds.Count(t => !t.Passed);
-            html.Append(CultureInfo.InvariantCulture, $"<a href=\"#thresholds\">Thresholds ({(failed == 0 ? "all pass" : $"{failed} failed")})</a>");
+            int failed = thresholds.Count(t => t.Failed), notJudged = thresholds.Count(t => t.Verdict == Verdict.NotJudged);
+            var state = (failed, notJudged) switch
+            {
+                (0, 0) => "all pass",
+                (0, _) => $"none failed, {notJudged} not judged",
+                (_, 0) => $"{failed} failed",
+                _ => $"{failed} failed, {notJudged} not judged",
+            };
+            html.Append(CultureInfo.InvariantCulture, $"<a href=\"#thresholds\">Thresholds ({state})</a>");
         }
 
         foreach (var group in groups)
@@ -164,12 +171,13 @@ public static class HtmlReport
     {
         html.AppendLine("<section class=\"panel\" id=\"thresholds\">");
         html.AppendLine("<h2>Thresholds</h2>");
-        html.AppendLine("<p class=\"lead\">Each threshold checked on every series its scope matches. A scope that matches nothing, or a figure that was not measured, fails.</p>");
+        html.AppendLine("<p class=\"lead\">Each threshold checked on every series its scope matches. A scope that matches nothing, or a figure that was not measured, fails. "
+            + "A soak criterion on a series too short for it is <b>not judged</b>: neither pass nor fail, it does not fail the run (the detail says what it lacked).</p>");
         html.AppendLine("<div class=\"table-wrap\"><table class=\"data\"><thead><tr><th class=\"text\">result</th><th class=\"text\">threshold</th><th class=\"text\">series</th><th>actual</th><th class=\"text\">detail</th></tr></thead><tbody>");
         foreach (var t in thresholds)
         {
             html.AppendLine(CultureInfo.InvariantCulture,
-                $"<tr><td class=\"text {(t.Passed ? "pass" : "fail")}\">{(t.Passed ? "pass" : "FAIL")}</td><td class=\"text\"><code>{E(t.Threshold.Expression)}</code>{(t.Threshold.IsDefault ? " (default)" : string.Empty)}</td>"
+                $"<tr><td class=\"text {t.CssClass}\">{t.Label}</td><td class=\"text\"><code>{E(t.Threshold.Expression)}</code>{(t.Threshold.IsDefault ? " (default)" : string.Empty)}</td>"
                 + $"<td class=\"text\">{E(t.SeriesId ?? Format.Missing)}</td><td>{E(t.Actual is { } a ? t.Threshold.FormatValue(a) : Format.Missing)}</td><td class=\"wrap\">{E(t.Message)}</td></tr>");
         }
 

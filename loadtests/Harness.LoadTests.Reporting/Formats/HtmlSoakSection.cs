@@ -46,7 +46,7 @@ internal static class HtmlSoakSection
         {
             html.AppendLine(CultureInfo.InvariantCulture,
                 $"<li>{Chip(label, colors[label])} {E(result.Message)}{(result.Threshold.IsDefault ? " <span class=\"note\">(soak default)</span>" : string.Empty)}: "
-                + $"<b class=\"{(result.Passed ? "pass" : "fail")}\">{(result.Passed ? "pass" : "FAIL")}</b></li>");
+                + $"<b class=\"{result.CssClass}\">{result.Label}</b></li>");
         }
 
         html.AppendLine("</ul>");

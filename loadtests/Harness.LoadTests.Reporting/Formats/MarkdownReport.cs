@@ -55,7 +55,7 @@ public static class MarkdownReport
             md.AppendLine();
             md.Append(ThresholdEvaluator.ToMarkdown(thresholds));
             md.AppendLine();
-            md.AppendLine(CultureInfo.InvariantCulture, $"{thresholds.Count(t => !t.Passed)} of {thresholds.Count} threshold checks failed.");
+            md.AppendLine(ThresholdEvaluator.Tally(thresholds));
         }
 
         foreach (var group in groups)

@@ -22,7 +22,7 @@ internal static class MarkdownSoak
             foreach (var (label, result) in verdicts)
             {
                 md.AppendLine(CultureInfo.InvariantCulture,
-                    $"- {label}: {result.Message}{(result.Threshold.IsDefault ? " (soak default)" : string.Empty)}: **{(result.Passed ? "pass" : "FAIL")}**");
+                    $"- {label}: {result.Message}{(result.Threshold.IsDefault ? " (soak default)" : string.Empty)}: **{result.Label}**");
             }
         }
     }
