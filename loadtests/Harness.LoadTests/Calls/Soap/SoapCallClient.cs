@@ -1,4 +1,3 @@
-using System.Net;
 using System.Net.Http.Headers;
 using System.Xml;
 using System.Xml.Linq;
@@ -59,35 +58,43 @@ internal sealed class SoapCallClient : ICallClient
 
         using var response = await _http.SendAsync(request, cancellationToken);
         var reply = await response.Content.ReadAsByteArrayAsync(cancellationToken);
-        return response.IsSuccessStatusCode ? reply : throw Failure(response.StatusCode, reply);
+
+        // Some servers fault with 200 (the npm soap package does), so a fault is looked for whatever the status;
+        // the byte search keeps a fault-free reply from being parsed.
+        if (reply.AsSpan().IndexOf("Fault"u8) >= 0 && FaultIn(reply) is { } fault)
+        {
+            throw fault;
+        }
+
+        return response.IsSuccessStatusCode
+            ? reply
+            : throw new CallFailedException($"http-{(int)response.StatusCode}", $"HTTP {(int)response.StatusCode} {response.StatusCode}");
     }
 
-    /// <summary>The failure a non-2xx reply stands for: its fault when it holds one, else its status.</summary>
-    public static CallFailedException Failure(HttpStatusCode status, byte[] reply)
+    /// <summary>The failure of a reply whose body is a fault, counted by its code; null when it holds none (or is not XML).</summary>
+    public static CallFailedException? FaultIn(byte[] reply)
     {
-        XElement? fault = null;
+        XElement? fault;
         try
         {
             using var stream = new MemoryStream(reply);
-            fault = XDocument.Load(stream).Descendants().FirstOrDefault(e => e.Name == SoapEnvelopeWriter.Soap11 + "Fault" || e.Name == SoapEnvelopeWriter.Soap12 + "Fault");
+            var body = XDocument.Load(stream).Root?.Elements().FirstOrDefault(e => e.Name.LocalName == "Body");
+            fault = body?.Elements().FirstOrDefault(e => e.Name == SoapEnvelopeWriter.Soap11 + "Fault" || e.Name == SoapEnvelopeWriter.Soap12 + "Fault");
         }
         catch (XmlException)
         {
-            // Not XML (a proxy's error page): counted by its status.
+            return null; // not XML (a proxy's error page): counted by its status
         }
 
         if (fault is null)
         {
-            return new CallFailedException($"http-{(int)status}", $"HTTP {(int)status} {status}");
+            return null;
         }
 
         // SOAP 1.1: <faultcode>s:Client</faultcode>. SOAP 1.2: <Code><Value>s:Sender</Value><Subcode><Value>a:Why</Value>…
-        var code = (string?)fault.Element("faultcode")
-            ?? (string?)fault.Descendants(SoapEnvelopeWriter.Soap12 + "Value").LastOrDefault()
-            ?? "unknown";
+        var code = ((string?)fault.Element("faultcode") ?? (string?)fault.Descendants(SoapEnvelopeWriter.Soap12 + "Value").LastOrDefault() ?? "unknown").Trim();
         var reason = (string?)fault.Element("faultstring") ?? (string?)fault.Descendants(SoapEnvelopeWriter.Soap12 + "Text").FirstOrDefault() ?? "";
-        var local = code.Trim()[(code.Trim().IndexOf(':') + 1)..];
-        return new CallFailedException($"soap-fault-{local}", $"{code.Trim()}: {reason.Trim()}");
+        return new CallFailedException($"soap-fault-{code[(code.IndexOf(':') + 1)..]}", $"{code}: {reason.Trim()}");
     }
 
     public void Dispose() => _http.Dispose();
