@@ -42,7 +42,9 @@ internal sealed class CallOptions
     /// <exception cref="UsageException">The options do not go together, a file cannot be read, or the template is bad; one line.</exception>
     public CallRequest? Bind(ParseResult parse, IReadOnlyList<ServiceTarget> targets, bool operationsGiven)
     {
-        var given = All.Where(o => o != Call && parse.GetResult(o) is { Implicit: false }).Select(o => o.Name).ToList();
+        // run-config.json writes every option, --show-reply false too: a switch that is off was not asked for.
+        var given = All.Where(o => o != Call && parse.GetResult(o) is { Implicit: false } && !(o == ShowReply && !parse.GetValue(ShowReply)))
+            .Select(o => o.Name).ToList();
         if (parse.GetValue(Call) is not { } call)
         {
             return given.Count == 0 ? null : throw new UsageException($"{given[0]} goes with --call, which names the method or operation to load.");
