@@ -46,7 +46,8 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
         run.Progress.Tracker.StartSeries(series.Index, seriesId);
         using var watching = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         var scraper = options.Agent?.Scrapes ?? true
-            ? new ServerScraper(run.ScrapeHttp, run.Recorder, offset, run.Progress.Tracker).RunAsync(seriesId, target.MetricsAddress, watching.Token)
+            ? new ServerScraper(run.ScrapeHttp, run.Recorder, offset, run.Progress.Tracker, mayHaveNone: options.Call is not null && target.MetricsGuessed)
+                .RunAsync(seriesId, target.MetricsAddress, watching.Token)
             : Task.CompletedTask;
         var runnerSampler = RunnerSampler.RunAsync(run.Recorder, seriesId, watching.Token);
         var watcher = run.Watcher?.WatchAsync(target, new SeriesWatch(seriesId, run.Recorder, offset, run.Clock), watching.Token) ?? Task.CompletedTask;
