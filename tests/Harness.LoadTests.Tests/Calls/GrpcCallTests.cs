@@ -50,6 +50,16 @@ public sealed class GrpcCallTests(GreeterServers servers) : IClassFixture<Greete
     }
 
     [Fact]
+    public async Task UnreachableReflection_IsRefused_SayingToGiveProto()
+    {
+        // Port 1: nothing listens there, so the reflection cannot even be asked.
+        var line = CallRuns.AssertRefused(await CallRuns.RunAsync("--target", "grpc=http://127.0.0.1:1", "--call", SayHello));
+
+        Assert.Contains("could not be asked for its reflection (Unavailable", line, StringComparison.Ordinal);
+        Assert.Contains("give --proto FILE", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task UnknownMethod_IsRefused_ListingTheServicesMethods()
     {
         var line = CallRuns.AssertRefused(await CallRuns.RunAsync("--target", $"grpc={servers.WithReflection}", "--call", "helloworld.Greeter/SayGoodbye"));

@@ -43,9 +43,12 @@ internal static class ReflectionSource
             }
             catch (RpcException ex) when (!cancellationToken.IsCancellationRequested)
             {
-                var why = ex.StatusCode == StatusCode.Unimplemented
-                    ? $"has no reflection service ({V1} and {V1Alpha} answer UNIMPLEMENTED)"
-                    : $"did not answer its reflection service within {Bound.TotalSeconds:0} s ({ex.StatusCode}: {ex.Status.Detail})";
+                var why = ex.StatusCode switch
+                {
+                    StatusCode.Unimplemented => $"has no reflection service ({V1} and {V1Alpha} answer UNIMPLEMENTED)",
+                    StatusCode.DeadlineExceeded => $"did not answer its reflection service within {Bound.TotalSeconds:0} s",
+                    _ => $"could not be asked for its reflection ({ex.StatusCode}: {ex.Status.Detail})",
+                };
                 throw new CallSetupException($"--call '{call}': {address} {why}; give --proto FILE (or --protoset FILE) to describe the service.", ex);
             }
         }
