@@ -7,17 +7,10 @@ namespace Harness.LoadTests.Scenarios;
 internal static class CallScenario
 {
     public static Scenario Create(string name, ICallClient client, RequestBody body, IReadOnlyList<LoadSimulation> load, FirstFailures? firstFailures = null) =>
-        new(name, async context =>
+        GuardedStep.Create(name, load, firstFailures, async context =>
         {
-            try
-            {
-                // The template counts from 1; the open model has no users, so {{user}} is 0 there.
-                await client.SendAsync(body.For(context.InvocationNumber + 1, context.CopyNumber + 1), context.CancellationToken);
-                return StepResult.Ok();
-            }
-            catch (Exception ex) when (!context.CancellationToken.IsCancellationRequested)
-            {
-                return FailureStatus.Fail(ex, firstFailures);
-            }
-        }, load);
+            // The template counts from 1; the open model has no users, so {{user}} is 0 there.
+            await client.SendAsync(body.For(context.InvocationNumber + 1, context.CopyNumber + 1), context.CancellationToken);
+            return StepResult.Ok();
+        });
 }

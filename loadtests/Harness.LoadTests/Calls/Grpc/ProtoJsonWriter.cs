@@ -34,20 +34,8 @@ internal sealed class ProtoJsonWriter(TypeRegistry registry)
     /// <exception cref="CallSetupException">Not JSON, or JSON that does not fit <paramref name="type"/>; the message names the field.</exception>
     public byte[] Encode(MessageDescriptor type, string json)
     {
-        JsonDocument document;
-        try
-        {
-            document = JsonDocument.Parse(json);
-        }
-        catch (JsonException ex)
-        {
-            throw new CallSetupException($"is not JSON ({ex.Message.ReplaceLineEndings(" ")})");
-        }
-
-        using (document)
-        {
-            return Message(type, document.RootElement, "", depth: 0);
-        }
+        using var document = CallJson.Parse(json);
+        return Message(type, document.RootElement, "", depth: 0);
     }
 
     private byte[] Message(MessageDescriptor type, JsonElement json, string path, int depth, bool skipAnyType = false)

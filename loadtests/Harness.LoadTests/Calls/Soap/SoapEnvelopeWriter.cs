@@ -23,31 +23,19 @@ internal sealed class SoapEnvelopeWriter(XsdSchemas schemas, XsdElement input, S
     /// <exception cref="CallSetupException">Not JSON, or a property the element lacks, or a value of the wrong shape; names the element.</exception>
     public byte[] Encode(string json)
     {
-        JsonDocument document;
-        try
+        using var document = CallJson.Parse(json);
+        var ns = version == SoapVersion.Soap11 ? Soap11 : Soap12;
+        var envelope = new XElement(
+            ns + "Envelope",
+            new XAttribute(XNamespace.Xmlns + "s", ns),
+            new XElement(ns + "Body", Element(input, document.RootElement, input.Name.LocalName, 0)));
+        using var stream = new MemoryStream();
+        using (var writer = XmlWriter.Create(stream, Settings))
         {
-            document = JsonDocument.Parse(json);
-        }
-        catch (JsonException ex)
-        {
-            throw new CallSetupException($"is not JSON ({ex.Message.ReplaceLineEndings(" ")})");
+            envelope.Save(writer);
         }
 
-        using (document)
-        {
-            var ns = version == SoapVersion.Soap11 ? Soap11 : Soap12;
-            var envelope = new XElement(
-                ns + "Envelope",
-                new XAttribute(XNamespace.Xmlns + "s", ns),
-                new XElement(ns + "Body", Element(input, document.RootElement, input.Name.LocalName, 0)));
-            using var stream = new MemoryStream();
-            using (var writer = XmlWriter.Create(stream, Settings))
-            {
-                envelope.Save(writer);
-            }
-
-            return stream.ToArray();
-        }
+        return stream.ToArray();
     }
 
     private XElement Element(XsdElement declaration, JsonElement json, string path, int depth)
