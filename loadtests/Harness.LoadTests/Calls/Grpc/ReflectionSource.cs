@@ -72,7 +72,19 @@ internal static class ReflectionSource
 
         async Task<ServerReflectionResponse> AskAsync(ServerReflectionRequest request)
         {
-            await stream.RequestStream.WriteAsync(request, bounded.Token);
+            try
+            {
+                await stream.RequestStream.WriteAsync(request, bounded.Token);
+            }
+            catch (Exception ex) when (ex is RpcException or InvalidOperationException or IOException)
+            {
+                // A server without the service ends the call at once (UNIMPLEMENTED, trailers only), which can fail
+                // the write as CANCELLED before that status arrives (1 call in 25 against grpc-js): the response
+                // has the real status, and reading it throws it.
+                await stream.ResponseStream.MoveNext(bounded.Token);
+                throw;
+            }
+
             return await stream.ResponseStream.MoveNext(bounded.Token)
                 ? stream.ResponseStream.Current
                 : throw new RpcException(new Status(StatusCode.Unavailable, "the reflection stream ended before its answer"));
