@@ -49,11 +49,11 @@ public sealed record RunManifest(
 /// <summary>One scenario run against one target in one mode: one line on the charts.</summary>
 /// <param name="Id">Unique in the run, safe as a file name: <c>{stack}-{operation}-{mode}</c>, e.g. <c>grpc-compute-iocp</c>, and <c>{stack}-{operation}-{mode}-{n}</c> for repetition n.</param>
 /// <param name="Stack"><c>soap</c> or <c>grpc</c>.</param>
-/// <param name="Operation"><c>compute</c> or <c>call-third-party</c>.</param>
+/// <param name="Operation"><c>compute</c> or <c>call-third-party</c>; for <c>run --call</c>, the method's or operation's name in kebab case (<c>say-hello</c>).</param>
 /// <param name="Mode">Scheduling mode, or the <c>--mode-label</c> of an external target.</param>
 /// <param name="Target">The address load went to.</param>
 /// <param name="Model"><c>closed</c> (virtual users) or <c>open</c> (arrival rate).</param>
-/// <param name="Parameters">The operation's arguments, e.g. iterations, fanout, delayMs, style, parallelism.</param>
+/// <param name="Parameters">The operation's arguments, e.g. iterations, fanout, delayMs, style, parallelism; for <c>run --call</c>, the call, its data template and where its description came from.</param>
 /// <param name="OffsetSeconds">When the series started, in seconds after the run's start.</param>
 /// <param name="IdealLatencyMs">The best latency possible where one exists (the stub's delay; one Compute call alone), else null.</param>
 /// <param name="IdealThroughput">The best throughput possible where one exists (cores ÷ single-call time for Compute), else null.</param>

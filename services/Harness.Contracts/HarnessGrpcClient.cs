@@ -13,21 +13,7 @@ public sealed class HarnessGrpcClient : IHarnessClient
     /// <param name="address">The service's plain-text HTTP/2 address, e.g. <c>http://127.0.0.1:5082</c>.</param>
     public HarnessGrpcClient(Uri address)
     {
-        _channel = GrpcChannel.ForAddress(address, new GrpcChannelOptions
-        {
-            HttpHandler = new SocketsHttpHandler
-            {
-                // Kestrel allows 100 streams per HTTP/2 connection by default (our services raise it with
-                // Http2__MaxStreamsPerConnection, other servers may not); a load run has hundreds of calls in
-                // flight, and without this they would queue in the client rather than reach the service.
-                EnableMultipleHttp2Connections = true,
-                ConnectTimeout = TimeSpan.FromSeconds(10),
-                PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
-                KeepAlivePingDelay = TimeSpan.FromSeconds(60),
-                KeepAlivePingTimeout = TimeSpan.FromSeconds(30),
-            },
-            DisposeHttpClient = true,
-        });
+        _channel = LoadChannel.For(address);
         _client = new HarnessService.HarnessServiceClient(_channel);
     }
 

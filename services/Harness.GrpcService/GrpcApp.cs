@@ -31,6 +31,9 @@ public static class GrpcApp
         app.MapHarnessDefaults();
         app.MapGrpcService<HarnessGrpcService>();
         app.MapGrpcHealthChecksService();
+
+        // grpc.reflection.v1 and v1alpha: any gRPC tool, and `harness run --call`, can then call the service by name.
+        app.MapGrpcReflectionService();
         return app;
     }
 
@@ -43,6 +46,7 @@ public static class GrpcApp
             .ValidateOnStart();
 
         builder.Services.AddGrpc();
+        builder.Services.AddGrpcReflection();
         builder.Services.AddOptions<GrpcServiceOptions>()
             .Configure<IOptions<GrpcQuotaOptions>>((grpc, quotas) => grpc.MaxReceiveMessageSize = quotas.Value.MaxReceiveMessageSize);
 

@@ -2,6 +2,7 @@ using System.Net.Sockets;
 using System.ServiceModel;
 using Grpc.Core;
 using Harness.Contracts;
+using Harness.LoadTests.Calls;
 using Harness.LoadTests.Hosting;
 using Harness.LoadTests.Scenarios;
 
@@ -10,6 +11,15 @@ namespace Harness.LoadTests.Tests;
 /// <summary>What the real clients throw when nothing listens, and the name each failure is counted under.</summary>
 public sealed class FailureStatusTests
 {
+    [Fact]
+    public void ACallsReplyThatFailed_IsCountedUnderItsOwnStatus_AndIsNoConnectionFailure()
+    {
+        var failed = new CallFailedException("soap-fault-Client", "soap:Client: divisor is 0");
+
+        Assert.Equal("soap-fault-Client", FailureStatus.Of(failed));
+        Assert.False(FailureStatus.Fail(failed).IsConnectionFailure);
+    }
+
     [Theory]
     [InlineData("soap", "connection")]
     [InlineData("grpc", "UNAVAILABLE")]

@@ -29,6 +29,24 @@ public sealed class RunConfigTests : IDisposable
     }
 
     [Fact]
+    public void EffectiveConfigOfACall_ReadBack_GivesTheSameCall()
+    {
+        var typed = Bind(
+            "--target", "grpc=http://127.0.0.1:9", "--call", "helloworld.Greeter/SayHello", "--data", "{\"name\":\"{{uuid}}\"}",
+            "--metadata", "x-api-key=k", "--proto", "greeter.proto", "--import-path", "protos");
+        var file = Write("run-config.json", typed.EffectiveConfig!);
+
+        var repeated = Bind("--config", file);
+
+        Assert.Equal(typed.EffectiveConfig, repeated.EffectiveConfig);
+        Assert.Equal(typed.CallRequest!.Template.Text, repeated.CallRequest!.Template.Text);
+        Assert.Equal(["say-hello"], repeated.Operations);
+        Assert.Equal(typed.CallRequest with { Template = repeated.CallRequest.Template, Metadata = repeated.CallRequest.Metadata, ImportPaths = repeated.CallRequest.ImportPaths }, repeated.CallRequest);
+        Assert.Equal(typed.CallRequest.Metadata, repeated.CallRequest.Metadata);
+        Assert.Equal(typed.CallRequest.ImportPaths, repeated.CallRequest.ImportPaths);
+    }
+
+    [Fact]
     public void AProfileFromAFile_IsEmbedded_SoTheConfigRepeatsItWithoutTheFile()
     {
         var profile = Write("mine.json", """{ "name": "mine", "description": "d", "stages": [ { "kind": "keepConstant", "copies": 3, "during": "7s" } ] }""");

@@ -9,7 +9,13 @@ public sealed class TargetParsingTests
     {
         var target = ExternalTargets.Parse("soap=http://10.0.0.5:5081", "k8s-iocp");
 
-        Assert.Equal(new ServiceTarget("soap", "k8s-iocp", new Uri("http://10.0.0.5:5081"), new Uri("http://10.0.0.5:5081")), target);
+        Assert.Equal(new ServiceTarget("soap", "k8s-iocp", new Uri("http://10.0.0.5:5081"), new Uri("http://10.0.0.5:5081")) { MetricsGuessed = true }, target);
+    }
+
+    [Fact]
+    public void MetricsGiven_IsNotAGuess()
+    {
+        Assert.False(ExternalTargets.Parse("grpc=http://host:5082,metrics=http://host:9000", "x").MetricsGuessed);
     }
 
     [Fact]

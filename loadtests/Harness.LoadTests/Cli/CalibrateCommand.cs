@@ -57,6 +57,10 @@ internal static class CalibrateCommand
         try
         {
             run = Pair(RunConfigFile.Bind(parse, options, p => options.Bind(p, HarnessCli.CommandLine(parse))));
+            if (run.CallRequest is not null)
+            {
+                throw new UsageException("calibrate measures the machine's noise floor with the harness's own Compute; --call is for harness run.");
+            }
         }
         catch (UsageException ex)
         {

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Harness.LoadTests.Calls;
 using Harness.LoadTests.Containers;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Distributed;
@@ -105,6 +106,18 @@ internal static class HarnessCli
         catch (UsageException ex)
         {
             return Usage(console, ex.Message);
+        }
+
+        if (run.CallRequest is { } request)
+        {
+            try
+            {
+                run = run with { Call = await CallSetup.ResolveAsync(console, request, run.Targets[0], cancellationToken) };
+            }
+            catch (CallSetupException ex)
+            {
+                return Usage(console, ex.Message);
+            }
         }
 
         if (agent is not null)

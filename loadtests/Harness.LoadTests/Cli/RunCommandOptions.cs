@@ -62,11 +62,14 @@ internal sealed class RunCommandOptions
     /// <summary>How each series is measured: <c>--warm-up</c>, <c>--backoff</c>.</summary>
     public MeasurementOptions Measurement { get; } = new();
 
+    /// <summary>Any method or operation of a running service: <c>--call</c>, <c>--data</c>, <c>--proto</c>, <c>--wsdl</c>…</summary>
+    public CallOptions Calls { get; } = new();
+
     /// <summary>Every option of <c>run</c>, in the order of its help; <see cref="RunConfigFile"/> takes its keys from them.</summary>
     public IReadOnlyList<Option> All =>
     [
         Config, Profile, TimeScale, Duration, Users, Rate, Stacks, Operations, Modes, Repeat, Targets, ModeLabel,
-        Iterations, Fanout, DelayMs, Style, Parallelism, MaxFailures, Assertions, Output, Live, Measurement.WarmUp, Measurement.Backoff,
+        .. Calls.All, Iterations, Fanout, DelayMs, Style, Parallelism, MaxFailures, Assertions, Output, Live, Measurement.WarmUp, Measurement.Backoff,
     ];
 
     public void AddTo(Command command)
@@ -132,6 +135,14 @@ internal sealed class RunCommandOptions
             modes = List(parse.GetValue(Modes)!, "--modes", SchedulingOptions.ModeNames.Keys.ToList(), distinct: false);
         }
 
+        // --call loads one method of the targets' stack, named as an operation is in series ids.
+        var call = Calls.Bind(parse, targets, operationsGiven: parse.GetResult(Operations) is { Implicit: false });
+        if (call is not null)
+        {
+            stacks = [call.Stack];
+            operations = [call.ShortName];
+        }
+
         var repeat = parse.GetValue(Repeat);
         if (repeat is < MinRepeat or > MaxRepeat)
         {
@@ -169,6 +180,7 @@ internal sealed class RunCommandOptions
             Measurement = Measurement.Bind(parse, scale),
             Live = parse.GetValue(Live),
             EffectiveConfig = RunConfigFile.Effective(parse, this),
+            CallRequest = call,
         };
     }
 

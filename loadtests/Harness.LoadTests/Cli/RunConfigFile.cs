@@ -90,6 +90,12 @@ internal static class RunConfigFile
         var config = new JsonObject();
         foreach (var (key, option) in Keys(options))
         {
+            // --call takes the place of --operations, whose default would be refused beside it when read back.
+            if (option == options.Operations && parse.GetValue(options.Calls.Call) is not null)
+            {
+                continue;
+            }
+
             object? value = option switch
             {
                 Option<string> o => parse.GetValue(o),

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Globalization;
-using Harness.Contracts;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Scenarios;
 
@@ -50,12 +49,14 @@ internal static class Calibration
     }
 
     /// <summary>
-    /// Compute's ideal: waits (bounded) until the service executes nothing, then makes lone calls, one after another:
+    /// Compute's ideal, and a <c>--call</c>'s: waits (bounded) until the service executes nothing, then makes lone calls
+    /// (<paramref name="call"/>), one after another:
     /// <see cref="WarmCalls"/> discarded, then until the median of the last five moves less than 5 % from the five
     /// before (<see cref="StableMedian"/>), at most <see cref="MaxCalls"/> calls and <see cref="TimeBound"/>.
     /// </summary>
-    public static async Task<Ideal> MeasureComputeAsync(
-        IHarnessClient client, OperationSettings settings, HttpClient http, Uri metricsAddress, CancellationToken cancellationToken)
+    /// <param name="cpuBound">The call is all CPU (Compute), so cores ÷ its time is the ideal throughput; else none is given.</param>
+    public static async Task<Ideal> MeasureLoneCallsAsync(
+        Func<CancellationToken, Task> call, bool cpuBound, HttpClient http, Uri metricsAddress, CancellationToken cancellationToken)
     {
         var busy = await WaitQuietAsync(http, metricsAddress, cancellationToken);
         var median = new StableMedian();
@@ -63,17 +64,17 @@ internal static class Calibration
         var calls = 0;
         while (calls < WarmCalls + MaxCalls && clock.Elapsed < TimeBound)
         {
-            var call = Stopwatch.StartNew();
+            var timing = Stopwatch.StartNew();
             try
             {
-                await client.ComputeAsync(settings.Iterations, cancellationToken);
+                await call(cancellationToken);
             }
             catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
             {
                 return Ideal.None($"not measured: a lone call after the load failed ({FailureStatus.Of(ex)})");
             }
 
-            if (++calls > WarmCalls && median.Add(call.Elapsed.TotalMilliseconds))
+            if (++calls > WarmCalls && median.Add(timing.Elapsed.TotalMilliseconds))
             {
                 break;
             }
@@ -91,7 +92,8 @@ internal static class Calibration
                 ? FormattableString.Invariant($" (stable within {StableMedian.Tolerance:P0})")
                 : FormattableString.Invariant($" (not stable within {StableMedian.Tolerance:P0} by the bound)"))
             + (busy is { } executing ? FormattableString.Invariant($"; the service still ran {executing:0} operations when they began") : "");
-        return new Ideal(ms, Environment.ProcessorCount * 1000 / ms, method);
+        // Cores ÷ one call's time is a bound only for work that is all CPU; of another service's method that is not known.
+        return new Ideal(ms, cpuBound ? Environment.ProcessorCount * 1000 / ms : null, method);
     }
 
     /// <summary>Waits until the service's /metrics shows no operation executing; returns how many were still executing when it gave up, null when quiet or unknown.</summary>

@@ -20,16 +20,22 @@ internal static class ClientWarmUp
     /// leaves the service) through each target's client, so the service does next to no work. A target that fails is
     /// left alone: its series will measure the failure.
     /// </summary>
-    public static async Task RunAsync(IReadOnlyList<ServiceTarget> targets, IReadOnlyList<string> operations, CancellationToken cancellationToken)
+    public static async Task RunAsync(IReadOnlyList<ServiceTarget> targets, RunOptions options, CancellationToken cancellationToken)
     {
         foreach (var target in targets)
         {
+            if (options.Call is not null)
+            {
+                await CallAsync(target, options, cancellationToken);
+                continue;
+            }
+
             using var client = HarnessClients.For(target);
             try
             {
                 for (var round = 0; round < Rounds; round++)
                 {
-                    foreach (var operation in operations)
+                    foreach (var operation in options.Operations)
                     {
                         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
                         timeout.CancelAfter(CallTimeout);
@@ -41,6 +47,25 @@ internal static class ClientWarmUp
             {
                 // Not ready or failing: the series say so, with figures.
             }
+        }
+    }
+
+    /// <summary>A <c>--call</c>: the call itself, as its first request would send it.</summary>
+    private static async Task CallAsync(ServiceTarget target, RunOptions options, CancellationToken cancellationToken)
+    {
+        using var calls = SeriesCalls.For(options.Operations[0], target, options);
+        try
+        {
+            for (var round = 0; round < Rounds; round++)
+            {
+                using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+                timeout.CancelAfter(CallTimeout);
+                await calls.LoneCallAsync(timeout.Token);
+            }
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested && ex is not OutOfMemoryException)
+        {
+            // As for the harness's own operations: the series measure a failing target.
         }
     }
 

@@ -138,7 +138,7 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
         {
             if (first)
             {
-                await ClientWarmUp.RunAsync(modeTargets, run.Options.Operations, cancellationToken);
+                await ClientWarmUp.RunAsync(modeTargets, run.Options, cancellationToken);
             }
 
             var series = new SeriesRunner(console, run);

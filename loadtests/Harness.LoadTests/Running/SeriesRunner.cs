@@ -1,4 +1,3 @@
-using Harness.Contracts;
 using Harness.LoadTests.Distributed;
 using Harness.LoadTests.Engine;
 using Harness.LoadTests.Recording;
@@ -20,8 +19,8 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
         var options = run.Options;
         var load = run.Load;
         var seriesId = series.Id;
-        using var client = HarnessClients.For(target);
-        var ideal = Calibration.ByConstruction(series.Operation, options.Settings);
+        using var calls = SeriesCalls.For(series.Operation, target, options);
+        var ideal = calls.IdealByConstruction;
 
         // Of several agents only the lead measures the ideal (AgentSettings.Calibrates); all meet to start the series together.
         await AgentRun.BeforeSeriesAsync(options.Agent, series.Index, seriesId, cancellationToken);
@@ -33,7 +32,7 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             target.Mode,
             target.Address.ToString(),
             run.LoadModel,
-            options.Settings.For(series.Operation),
+            calls.Parameters,
             offset,
             ideal?.LatencyMs,
             ideal?.Throughput,
@@ -47,7 +46,8 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
         run.Progress.Tracker.StartSeries(series.Index, seriesId);
         using var watching = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         var scraper = options.Agent?.Scrapes ?? true
-            ? new ServerScraper(run.ScrapeHttp, run.Recorder, offset, run.Progress.Tracker).RunAsync(seriesId, target.MetricsAddress, watching.Token)
+            ? new ServerScraper(run.ScrapeHttp, run.Recorder, offset, run.Progress.Tracker, mayHaveNone: options.Call is not null && target.MetricsGuessed)
+                .RunAsync(seriesId, target.MetricsAddress, watching.Token)
             : Task.CompletedTask;
         var runnerSampler = RunnerSampler.RunAsync(run.Recorder, seriesId, watching.Token);
         var watcher = run.Watcher?.WatchAsync(target, new SeriesWatch(seriesId, run.Recorder, offset, run.Clock), watching.Token) ?? Task.CompletedTask;
@@ -57,7 +57,7 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             if (load.WarmUpRunsApart)
             {
                 run.Progress.Tracker.StartScenario(0, TimeSpan.MaxValue, load.Duration - load.WarmUpLength);
-                results.Add(await RunScenarioAsync(series, client, load.WarmUp, 0, cancellationToken));
+                results.Add(await RunScenarioAsync(series, calls, load.WarmUp, 0, cancellationToken));
                 cancellationToken.ThrowIfCancellationRequested();
 
                 // The measured load starts on a whole second of the series, so no second holds requests of both.
@@ -70,12 +70,12 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
 
                 run.Recorder.SetWarmUp(seriesId, measuredFrom);
                 run.Progress.Tracker.StartScenario(measuredFrom, TimeSpan.Zero, TimeSpan.Zero);
-                results.Add(await RunScenarioAsync(series, client, load.Profile, measuredFrom, cancellationToken));
+                results.Add(await RunScenarioAsync(series, calls, load.Profile, measuredFrom, cancellationToken));
             }
             else
             {
                 run.Progress.Tracker.StartScenario(0, load.WarmUpLength, TimeSpan.Zero);
-                results.Add(await RunScenarioAsync(series, client, load.Combined, 0, cancellationToken));
+                results.Add(await RunScenarioAsync(series, calls, load.Combined, 0, cancellationToken));
             }
         }
         finally
@@ -107,7 +107,7 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
         // After the load, never during it: the service is as warm as the series made it, and idle.
         if (ideal is null && (options.Agent?.Calibrates ?? true))
         {
-            ideal = await Calibration.MeasureComputeAsync(client, options.Settings, run.ScrapeHttp, target.MetricsAddress, cancellationToken);
+            ideal = await Calibration.MeasureLoneCallsAsync(calls.LoneCallAsync, calls.IsCpuBound, run.ScrapeHttp, target.MetricsAddress, cancellationToken);
             run.Recorder.SetIdeal(seriesId, ideal.LatencyMs, ideal.Throughput, ideal.Method);
             console.MarkupLineInterpolated($"  {seriesId}: ideal {(ideal.LatencyMs is { } ms ? $"{ms:0.###} ms" : "none")}, {ideal.Method}");
         }
@@ -115,13 +115,11 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
 
     /// <param name="secondsIntoSeries">Where the scenario starts in the series, in whole seconds.</param>
     private async Task<ScenarioResult> RunScenarioAsync(
-        PlannedSeries series, IHarnessClient client, IReadOnlyList<LoadSimulation> stages, int secondsIntoSeries, CancellationToken cancellationToken)
+        PlannedSeries series, SeriesCalls calls, IReadOnlyList<LoadSimulation> stages, int secondsIntoSeries, CancellationToken cancellationToken)
     {
         var options = run.Options;
         var firstFailures = new FirstFailures(note => run.Recorder.RecordEvent(new RunEvent(run.Clock.Elapsed.TotalSeconds, "note", series.Id, note)));
-        var scenario = series.Operation == Operations.Compute
-            ? ComputeScenario.Create(series.Id, client, options.Settings, stages, firstFailures)
-            : CallThirdPartyScenario.Create(series.Id, client, options.Settings, stages, firstFailures);
+        var scenario = calls.Scenario(series.Id, stages, firstFailures);
         var observer = new SeriesObserver(run, series.Id, secondsIntoSeries);
         observer.RecordStart(stages);
         return await LoadRunner.RunAsync(

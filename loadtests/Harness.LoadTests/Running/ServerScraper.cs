@@ -11,7 +11,11 @@ namespace Harness.LoadTests.Running;
 /// (it has no /metrics) gets one note and no more reads. The process's threads also go to the progress tracker,
 /// for <c>--live</c>.
 /// </summary>
-internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, double seriesOffsetSeconds, ProgressTracker? progress = null)
+/// <param name="mayHaveNone">
+/// The address is only the harness's guess for a service it did not write (a <c>--call</c> target without
+/// <c>metrics=</c>): a first read that fails is "no server metrics", said once, not an outage.
+/// </param>
+internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, double seriesOffsetSeconds, ProgressTracker? progress = null, bool mayHaveNone = false)
 {
     private static readonly TimeSpan ReadTimeout = TimeSpan.FromMilliseconds(900);
 
@@ -20,6 +24,7 @@ internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, d
         var url = new Uri(metricsAddress, "/metrics");
         var clock = Stopwatch.StartNew();
         var down = false;
+        var answered = false;
         for (var second = 0; !cancellationToken.IsCancellationRequested; second++)
         {
             try
@@ -28,6 +33,7 @@ internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, d
                 timeout.CancelAfter(ReadTimeout);
                 var text = await http.GetStringAsync(url, timeout.Token);
                 var samples = PrometheusTextParser.Parse(text);
+                answered = true;
                 recorder.RecordServer(seriesId, second, samples);
                 if (progress is not null && samples.TryGetValue(MetricNames.ProcessThreads, out var threads))
                 {
@@ -55,6 +61,12 @@ internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, d
                 // samples, said once; its requests are served and measured as usual, so this is no outage.
                 recorder.RecordEvent(new RunEvent(seriesOffsetSeconds + clock.Elapsed.TotalSeconds, "note", seriesId,
                     $"{url} answered {(int)status} {status}: no server metrics for this series; its requests are measured as usual"));
+                return;
+            }
+            catch (HttpRequestException ex) when (mayHaveNone && !answered)
+            {
+                recorder.RecordEvent(new RunEvent(seriesOffsetSeconds + clock.Elapsed.TotalSeconds, "note", seriesId,
+                    $"{url} did not answer ({ex.Message}): no server metrics for this series; give the target metrics=URL to read them elsewhere"));
                 return;
             }
             catch (HttpRequestException ex)

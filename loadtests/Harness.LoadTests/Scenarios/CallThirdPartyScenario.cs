@@ -7,21 +7,14 @@ namespace Harness.LoadTests.Scenarios;
 internal static class CallThirdPartyScenario
 {
     public static Scenario Create(string name, IHarnessClient client, OperationSettings settings, IReadOnlyList<LoadSimulation> load, FirstFailures? firstFailures = null) =>
-        new(name, async context =>
+        GuardedStep.Create(name, load, firstFailures, async context =>
         {
-            try
-            {
-                var reply = await client.CallThirdPartyAsync(
-                    settings.Fanout, settings.DelayMs, settings.Style, settings.Parallelism, context.CancellationToken);
+            var reply = await client.CallThirdPartyAsync(
+                settings.Fanout, settings.DelayMs, settings.Style, settings.Parallelism, context.CancellationToken);
 
-                // A reply that made fewer calls than asked is a wrong answer, not a success.
-                return reply.Calls == settings.Fanout
-                    ? StepResult.Ok(ServerTime.FromReply(reply.ElapsedMs))
-                    : StepResult.Fail("incomplete-fanout");
-            }
-            catch (Exception ex) when (!context.CancellationToken.IsCancellationRequested)
-            {
-                return FailureStatus.Fail(ex, firstFailures);
-            }
-        }, load);
+            // A reply that made fewer calls than asked is a wrong answer, not a success.
+            return reply.Calls == settings.Fanout
+                ? StepResult.Ok(ServerTime.FromReply(reply.ElapsedMs))
+                : StepResult.Fail("incomplete-fanout");
+        });
 }

@@ -7,16 +7,9 @@ namespace Harness.LoadTests.Scenarios;
 internal static class ComputeScenario
 {
     public static Scenario Create(string name, IHarnessClient client, OperationSettings settings, IReadOnlyList<LoadSimulation> load, FirstFailures? firstFailures = null) =>
-        new(name, async context =>
+        GuardedStep.Create(name, load, firstFailures, async context =>
         {
-            try
-            {
-                var reply = await client.ComputeAsync(settings.Iterations, context.CancellationToken);
-                return StepResult.Ok(ServerTime.FromReply(reply.ElapsedMs));
-            }
-            catch (Exception ex) when (!context.CancellationToken.IsCancellationRequested)
-            {
-                return FailureStatus.Fail(ex, firstFailures);
-            }
-        }, load);
+            var reply = await client.ComputeAsync(settings.Iterations, context.CancellationToken);
+            return StepResult.Ok(ServerTime.FromReply(reply.ElapsedMs));
+        });
 }

@@ -2,6 +2,7 @@ using System.Net.Sockets;
 using System.ServiceModel;
 using System.Text.RegularExpressions;
 using Grpc.Core;
+using Harness.LoadTests.Calls;
 using Harness.LoadTests.Engine;
 
 namespace Harness.LoadTests.Scenarios;
@@ -41,6 +42,7 @@ internal static partial class FailureStatus
     public static string Of(Exception exception) => exception switch
     {
         RpcException rpc => ToGrpcName(rpc.StatusCode),
+        CallFailedException failed => failed.Status,
         FaultException fault => fault.Code.IsSenderFault ? "soap-fault-Client" : "soap-fault-Server",
 
         // WCF names an unexpected HTTP status only in its message: "unexpected response: (413) Payload Too Large".

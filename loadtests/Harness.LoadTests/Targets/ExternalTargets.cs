@@ -48,8 +48,9 @@ internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : IT
             }
         }
 
+        var guessed = metrics is null;
         metrics ??= head[0] == Stacks.Grpc ? new UriBuilder(address) { Port = address.Port + 1 }.Uri : address;
-        return new ServiceTarget(head[0], mode, address, metrics);
+        return new ServiceTarget(head[0], mode, address, metrics) { MetricsGuessed = guessed };
     }
 
     // A mode becomes part of series ids and file names (docs/raw-format.md).

@@ -5,7 +5,14 @@ namespace Harness.LoadTests.Targets;
 /// <param name="Mode">The scheduling mode it runs, or the user's label for an external target.</param>
 /// <param name="Address">Where requests go (h2c for gRPC).</param>
 /// <param name="MetricsAddress">Where /metrics is read over HTTP/1.1 (the admin port for gRPC).</param>
-internal sealed record ServiceTarget(string Stack, string Mode, Uri Address, Uri MetricsAddress);
+internal sealed record ServiceTarget(string Stack, string Mode, Uri Address, Uri MetricsAddress)
+{
+    /// <summary>
+    /// True when <see cref="MetricsAddress"/> is the harness's own convention (an external target without
+    /// <c>metrics=</c>), which another service need not follow.
+    /// </summary>
+    public bool MetricsGuessed { get; init; }
+}
 
 internal static class Stacks
 {

@@ -1,0 +1,125 @@
+using System.Text;
+using Grpc.Core;
+using Harness.Contracts;
+using Harness.LoadTests.Calls.Grpc;
+using Harness.LoadTests.Calls.Soap;
+
+namespace Harness.LoadTests.Calls;
+
+/// <summary>
+/// Turns a <see cref="CallRequest"/> into a <see cref="CallPlan"/> before any load: the gRPC method's descriptors
+/// (<c>--protoset</c>, <c>--proto</c>, else the server's reflection) or the SOAP operation's WSDL (unless
+/// <c>--envelope</c>), then the data encoded once at its template's ends, so what cannot work is refused here.
+/// </summary>
+internal static class CallResolver
+{
+    /// <param name="address">The first target's address, whose reflection or WSDL describes the call.</param>
+    /// <param name="progress">Told what is being read before a step that may take seconds.</param>
+    /// <exception cref="CallSetupException">One line naming what is wrong and what is valid.</exception>
+    public static Task<CallPlan> ResolveAsync(CallRequest request, Uri address, Action<string> progress, CancellationToken cancellationToken) =>
+        request.Stack == "grpc" ? GrpcAsync(request, address, progress, cancellationToken) : SoapAsync(request, address, progress, cancellationToken);
+
+    private static async Task<CallPlan> GrpcAsync(CallRequest request, Uri address, Action<string> progress, CancellationToken cancellationToken)
+    {
+        var headers = new Metadata();
+        foreach (var (key, value) in request.Metadata)
+        {
+            headers.Add(key, value);
+        }
+
+        GrpcMethod method;
+        if (request.Protoset is { } protoset)
+        {
+            method = ProtoFiles.FromProtoset(protoset, request.Call);
+        }
+        else if (request.Proto is { } proto)
+        {
+            progress($"compiling {proto} with protoc");
+            method = await ProtoFiles.FromProtoAsync(proto, request.ImportPaths ?? [], request.Call, cancellationToken);
+        }
+        else
+        {
+            progress($"reading {request.Call}'s descriptors from the server reflection of {address}");
+            using var channel = LoadChannel.For(address);
+            method = await ReflectionSource.FindAsync(channel.CreateCallInvoker(), address, request.Call, headers, cancellationToken);
+        }
+
+        var writer = new ProtoJsonWriter(method.Registry);
+        var body = new RequestBody(request.Template, json => Fits(() => writer.Encode(method.Input, json), $"--data does not fit {method.Input.FullName}"));
+        var parameters = Parameters(request, ("descriptors", method.Source));
+        return new CallPlan(
+            $"{request.Call} ({method.Input.FullName} → {method.Output.FullName}, described by {method.Source})",
+            body,
+            parameters,
+            target => new GrpcCallClient(target, method.Service, method.Name, headers),
+            (reply, ct) => ProtoFiles.DecodeAsync(method, reply, ct));
+    }
+
+    private static async Task<CallPlan> SoapAsync(CallRequest request, Uri address, Action<string> progress, CancellationToken cancellationToken)
+    {
+        if (request.Envelope is { } envelope)
+        {
+            var action = request.SoapAction ?? "";
+            return new CallPlan(
+                $"{request.Call} (the envelope of {envelope}, SOAPAction \"{action}\")",
+                new RequestBody(request.Template, Encoding.UTF8.GetBytes),
+                Parameters(request, ("envelope", envelope), ("soapAction", action)),
+                target => new SoapCallClient(target, action, SoapVersion.Soap11, request.Metadata),
+                DescribeXmlAsync);
+        }
+
+        progress($"reading the WSDL of {request.Wsdl ?? address.ToString()}");
+        using var http = new HttpClient();
+        foreach (var (name, value) in request.Metadata)
+        {
+            http.DefaultRequestHeaders.TryAddWithoutValidation(name, value);
+        }
+
+        var wsdl = await WsdlDocument.LoadAsync(request.Wsdl, address, http, cancellationToken);
+        var (operation, input) = wsdl.Find(request.Call);
+        var writer = new SoapEnvelopeWriter(wsdl.Schemas, input, wsdl.Version);
+        var body = new RequestBody(request.Template, json => Fits(() => writer.Encode(json), $"--data does not fit {operation.Name}'s input {input.Name.LocalName}"));
+        var soapAction = request.SoapAction ?? operation.SoapAction;
+        return new CallPlan(
+            $"{request.Call} (input {input.Name}, SOAPAction \"{soapAction}\", described by {wsdl.Source})",
+            body,
+            Parameters(request, ("wsdl", wsdl.Source), ("soapAction", soapAction)),
+            target => new SoapCallClient(target, soapAction, wsdl.Version, request.Metadata),
+            DescribeXmlAsync);
+    }
+
+    private static byte[] Fits(Func<byte[]> encode, string what)
+    {
+        try
+        {
+            return encode();
+        }
+        catch (CallSetupException ex)
+        {
+            throw new CallSetupException($"{what}: {ex.Message}.", ex);
+        }
+    }
+
+    private static Dictionary<string, string> Parameters(CallRequest request, params (string Key, string Value)[] source)
+    {
+        var parameters = new Dictionary<string, string>(StringComparer.Ordinal)
+        {
+            ["call"] = request.Call,
+            [request.Envelope is null ? "data" : "envelopeTemplate"] = request.Template.Text,
+        };
+        foreach (var (key, value) in source)
+        {
+            parameters[key] = value;
+        }
+
+        if (request.Metadata.Count > 0)
+        {
+            parameters["metadata"] = string.Join("; ", request.Metadata.Select(m => $"{m.Key}={m.Value}"));
+        }
+
+        return parameters;
+    }
+
+    private static Task<string> DescribeXmlAsync(byte[] reply, CancellationToken cancellationToken) =>
+        Task.FromResult(Encoding.UTF8.GetString(reply));
+}

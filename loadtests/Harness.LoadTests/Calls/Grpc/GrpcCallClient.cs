@@ -1,0 +1,33 @@
+using Grpc.Core;
+using Grpc.Net.Client;
+using Harness.Contracts;
+
+namespace Harness.LoadTests.Calls.Grpc;
+
+/// <summary>
+/// One unary method called with bytes in and bytes out: a <see cref="Method{TRequest, TResponse}"/> of byte arrays
+/// whose marshallers pass them through, so no generated type is needed. The channel is the typed client's
+/// (<see cref="LoadChannel"/>), so a <c>--call</c> and <c>--operations</c> load a service alike.
+/// </summary>
+internal sealed class GrpcCallClient : ICallClient
+{
+    private static readonly Marshaller<byte[]> Bytes = Marshallers.Create(bytes => bytes, bytes => bytes);
+
+    private readonly GrpcChannel _channel;
+    private readonly CallInvoker _invoker;
+    private readonly Method<byte[], byte[]> _method;
+    private readonly Metadata _headers;
+
+    public GrpcCallClient(Uri address, string service, string method, Metadata headers)
+    {
+        _channel = LoadChannel.For(address);
+        _invoker = _channel.CreateCallInvoker();
+        _method = new Method<byte[], byte[]>(MethodType.Unary, service, method, Bytes, Bytes);
+        _headers = headers;
+    }
+
+    public async Task<byte[]> SendAsync(byte[] body, CancellationToken cancellationToken) =>
+        await _invoker.AsyncUnaryCall(_method, null, new CallOptions(_headers, cancellationToken: cancellationToken), body);
+
+    public void Dispose() => _channel.Dispose();
+}

@@ -1,0 +1,73 @@
+using Harness.Contracts;
+using Harness.LoadTests.Calls;
+using Harness.LoadTests.Engine;
+using Harness.LoadTests.Scenarios;
+using Harness.LoadTests.Targets;
+
+namespace Harness.LoadTests.Running;
+
+/// <summary>
+/// What a series sends, and through which client: one of the harness's own operations over its typed client, or a
+/// <c>--call</c> over a byte-level one. Everything else about a series (the load, the recording, the ideal measured
+/// with lone calls after the load) is the same for both.
+/// </summary>
+internal abstract class SeriesCalls : IDisposable
+{
+    /// <summary>The series' parameters, as run.json and the report show them.</summary>
+    public abstract IReadOnlyDictionary<string, string> Parameters { get; }
+
+    /// <summary>The ideal known before any call (CallThirdParty's), else null: measured after the load.</summary>
+    public abstract Ideal? IdealByConstruction { get; }
+
+    /// <summary>True when a lone call is all CPU, so its time gives an ideal throughput too (Compute; not another service's method).</summary>
+    public abstract bool IsCpuBound { get; }
+
+    public static SeriesCalls For(string operation, ServiceTarget target, RunOptions options) =>
+        options.Call is { } call ? new AnyCall(call, target) : new OwnOperation(operation, target, options.Settings);
+
+    public abstract Scenario Scenario(string name, IReadOnlyList<LoadSimulation> stages, FirstFailures firstFailures);
+
+    /// <summary>One call alone, as the ideal's lone calls and the runner's warm-up make it; throws when it fails.</summary>
+    public abstract Task LoneCallAsync(CancellationToken cancellationToken);
+
+    public abstract void Dispose();
+
+    private sealed class OwnOperation(string operation, ServiceTarget target, OperationSettings settings) : SeriesCalls
+    {
+        private readonly IHarnessClient _client = HarnessClients.For(target);
+
+        public override IReadOnlyDictionary<string, string> Parameters => settings.For(operation);
+
+        public override Ideal? IdealByConstruction => Calibration.ByConstruction(operation, settings);
+
+        public override bool IsCpuBound => true;
+
+        public override Scenario Scenario(string name, IReadOnlyList<LoadSimulation> stages, FirstFailures firstFailures) =>
+            operation == Operations.Compute
+                ? ComputeScenario.Create(name, _client, settings, stages, firstFailures)
+                : CallThirdPartyScenario.Create(name, _client, settings, stages, firstFailures);
+
+        // Only Compute's ideal is measured with lone calls (CallThirdParty's is known by construction).
+        public override Task LoneCallAsync(CancellationToken cancellationToken) => _client.ComputeAsync(settings.Iterations, cancellationToken);
+
+        public override void Dispose() => _client.Dispose();
+    }
+
+    private sealed class AnyCall(CallPlan call, ServiceTarget target) : SeriesCalls
+    {
+        private readonly ICallClient _client = call.NewClient(target.Address);
+
+        public override IReadOnlyDictionary<string, string> Parameters => call.Parameters;
+
+        public override Ideal? IdealByConstruction => null;
+
+        public override bool IsCpuBound => false;
+
+        public override Scenario Scenario(string name, IReadOnlyList<LoadSimulation> stages, FirstFailures firstFailures) =>
+            CallScenario.Create(name, _client, call.Body, stages, firstFailures);
+
+        public override Task LoneCallAsync(CancellationToken cancellationToken) => _client.SendAsync(call.Body.For(1, 1), cancellationToken);
+
+        public override void Dispose() => _client.Dispose();
+    }
+}

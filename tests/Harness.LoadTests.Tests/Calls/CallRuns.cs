@@ -1,0 +1,48 @@
+using Harness.LoadTests.Recording;
+
+namespace Harness.LoadTests.Tests.Calls;
+
+/// <summary>What a <c>harness run</c> printed and wrote: its one series, the series' seconds and the run's events; no series when nothing was written.</summary>
+internal sealed record CallRun(int ExitCode, string Output, SeriesInfo? Series, IReadOnlyList<SecondSample> Seconds, IReadOnlyList<RunEvent> Events);
+
+/// <summary>Short <c>harness run --call</c> runs and what their run folders hold.</summary>
+internal static class CallRuns
+{
+    /// <summary>The short load of every --call test: the quick profile five times shorter, one second of warm-up.</summary>
+    public static readonly string[] Short = ["--profile", "quick", "--time-scale", "0.2", "--warm-up", "1s"];
+
+    /// <summary>Runs the harness into a folder of its own.</summary>
+    public static async Task<CallRun> RunAsync(params string[] args)
+    {
+        var output = HarnessRun.TempFolder();
+        var (exitCode, text) = await HarnessRun.InvokeAsync(["run", .. args, "--output", output]);
+        if (Directory.GetDirectories(output) is not [var folder])
+        {
+            return new CallRun(exitCode, text, null, [], []);
+        }
+
+        var run = RawRunReader.Read(folder);
+        var series = Assert.Single(run.Manifest.Series);
+        return new CallRun(exitCode, text, series, run.Timelines[series.Id], run.Events);
+    }
+
+    /// <summary>The refusal: exit code 2, nothing written, and the one error line, which is returned.</summary>
+    public static string AssertRefused(CallRun run)
+    {
+        Assert.True(run.ExitCode == 2, run.Output);
+        Assert.Null(run.Series);
+        var errors = run.Output.Split('\n').Where(l => l.StartsWith("error:", StringComparison.Ordinal)).ToList();
+        return Assert.Single(errors);
+    }
+
+    /// <summary>The run wrote its series with requests and no failures, and no outage of a target that is up.</summary>
+    public static void AssertServedWithoutErrors(CallRun run, string seriesId)
+    {
+        Assert.True(run.ExitCode == 0, run.Output);
+        Assert.NotNull(run.Series);
+        Assert.Equal(seriesId, run.Series.Id);
+        Assert.True(run.Seconds.Sum(s => s.Requests) > 0, run.Output);
+        Assert.True(run.Seconds.Sum(s => s.Failures) == 0, string.Join(", ", run.Seconds.SelectMany(s => s.StatusCounts).Select(c => $"{c.Key}={c.Value}")));
+        Assert.DoesNotContain(run.Events, e => e.Kind == "target-down");
+    }
+}

@@ -1,0 +1,101 @@
+namespace Harness.LoadTests.Tests.Calls;
+
+/// <summary>
+/// <c>harness run --call</c> against a gRPC server the project did not write (@grpc/grpc-js, Calls/NodeServers): by
+/// method name through its reflection service and through <c>--proto</c>, and the refusals before any load.
+/// </summary>
+[Trait("Category", "EndToEnd")]
+public sealed class GrpcCallTests(GreeterServers servers) : IClassFixture<GreeterServers>
+{
+    private const string SayHello = "helloworld.Greeter/SayHello";
+
+    [Fact]
+    public async Task ByReflection_LoadsTheMethod_WithTemplatedDataAndMetadata_AndReportsItsSeries()
+    {
+        // Act: a name per user and a random count per call; the server refuses calls without the key.
+        var run = await CallRuns.RunAsync(
+            ["--target", $"grpc={servers.WithReflection}", "--call", SayHello, "--data", """{"name":"user-{{user}}","times":{{rand 1 3}},"mood":"HAPPY"}""",
+             "--metadata", $"x-api-key={GreeterServers.Key}", .. CallRuns.Short]);
+
+        // Assert
+        CallRuns.AssertServedWithoutErrors(run, "grpc-say-hello-external");
+        Assert.Equal(SayHello, run.Series!.Parameters["call"]);
+        Assert.Equal("""{"name":"user-{{user}}","times":{{rand 1 3}},"mood":"HAPPY"}""", run.Series.Parameters["data"]);
+        Assert.Contains("grpc.reflection.v1", run.Series.Parameters["descriptors"], StringComparison.Ordinal);
+        Assert.Equal("say-hello", run.Series.Operation);
+
+        // grpc-js has no /metrics where the harness's own services keep theirs: said once, not an outage.
+        Assert.Contains(run.Events, e => e.Kind == "note" && e.Message.Contains("no server metrics", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task ByProto_LoadsAServerWithoutReflection()
+    {
+        var run = await CallRuns.RunAsync(
+            ["--target", $"grpc={servers.WithoutReflection}", "--call", SayHello, "--proto", GreeterServers.Proto, "--data", """{"name":"x"}""",
+             "--show-reply", .. CallRuns.Short]);
+
+        CallRuns.AssertServedWithoutErrors(run, "grpc-say-hello-external");
+        Assert.Contains("message: \"Hello x\"", run.Output, StringComparison.Ordinal);
+        Assert.Equal($"--proto {GreeterServers.Proto}", run.Series!.Parameters["descriptors"]);
+    }
+
+    [Fact]
+    public async Task NoReflectionAndNoProto_IsRefused_SayingToGiveProto()
+    {
+        var line = CallRuns.AssertRefused(await CallRuns.RunAsync("--target", $"grpc={servers.WithoutReflection}", "--call", SayHello));
+
+        Assert.Contains("has no reflection service", line, StringComparison.Ordinal);
+        Assert.Contains("give --proto FILE", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task UnreachableReflection_IsRefused_SayingToGiveProto()
+    {
+        // Port 1: nothing listens there, so the reflection cannot even be asked.
+        var line = CallRuns.AssertRefused(await CallRuns.RunAsync("--target", "grpc=http://127.0.0.1:1", "--call", SayHello));
+
+        Assert.Contains("could not be asked for its reflection (Unavailable", line, StringComparison.Ordinal);
+        Assert.Contains("give --proto FILE", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task UnknownMethod_IsRefused_ListingTheServicesMethods()
+    {
+        var line = CallRuns.AssertRefused(await CallRuns.RunAsync("--target", $"grpc={servers.WithReflection}", "--call", "helloworld.Greeter/SayGoodbye"));
+
+        Assert.Contains("helloworld.Greeter has no method SayGoodbye; its methods are SayHello, SayHellos", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task UnknownService_IsRefused_ListingTheServicesTheReflectionKnows()
+    {
+        var line = CallRuns.AssertRefused(await CallRuns.RunAsync("--target", $"grpc={servers.WithReflection}", "--call", "helloworld.Greeters/SayHello"));
+
+        Assert.Contains("knows no service helloworld.Greeters; it lists", line, StringComparison.Ordinal);
+        Assert.Contains("helloworld.Greeter", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task StreamingMethod_IsRefused_NamingTheUnaryOnes()
+    {
+        var line = CallRuns.AssertRefused(await CallRuns.RunAsync(
+            "--target", $"grpc={servers.WithoutReflection}", "--call", "helloworld.Greeter/SayHellos", "--proto", GreeterServers.Proto));
+
+        Assert.Contains("is a server-streaming method; only unary methods can be loaded. Unary methods of helloworld.Greeter: SayHello", line, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("""{"nam":"x"}""", "helloworld.HelloRequest has no field 'nam'; its fields are name, times, tags, mood, labels")]
+    [InlineData("""{"times":"many"}""", "field 'times' takes an int32, not the string \"many\"")]
+    [InlineData("""{"mood":"SAD"}""", "field 'mood' is a helloworld.Mood, which has no value \"SAD\"; its values are MOOD_UNSPECIFIED, HAPPY, GRUMPY")]
+    [InlineData("""{"times":{{rand 1 3000000000}}}""", "field 'times' takes an int32 (-2147483648 to 2147483647), not the number 3000000000")]
+    [InlineData("""{"name":"x",""", "--data does not fit helloworld.HelloRequest: is not JSON")]
+    public async Task DataThatDoesNotFitTheMessage_IsRefused_NamingTheField(string data, string expected)
+    {
+        var line = CallRuns.AssertRefused(await CallRuns.RunAsync(
+            "--target", $"grpc={servers.WithoutReflection}", "--call", SayHello, "--proto", GreeterServers.Proto, "--data", data));
+
+        Assert.Contains(expected, line, StringComparison.Ordinal);
+    }
+}

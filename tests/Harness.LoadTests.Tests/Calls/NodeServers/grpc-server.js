@@ -1,0 +1,47 @@
+'use strict';
+// A gRPC server the harness did not write: @grpc/grpc-js serving helloworld.Greeter on 127.0.0.1 (a free port,
+// printed as "listening PORT"), with @grpc/reflection unless --no-reflection. --key K makes SayHello answer
+// UNAUTHENTICATED to a call without the header x-api-key: K.
+// Usage: node grpc-server.js PROTO [--no-reflection] [--key K]
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+
+const [protoFile, ...flags] = process.argv.slice(2);
+const key = flags.includes('--key') ? flags[flags.indexOf('--key') + 1] : null;
+const definition = protoLoader.loadSync(protoFile, { keepCase: true, longs: String, enums: String, defaults: true });
+const greeter = grpc.loadPackageDefinition(definition).helloworld.Greeter;
+
+const server = new grpc.Server();
+server.addService(greeter.service, {
+  SayHello(call, callback) {
+    if (key !== null && call.metadata.get('x-api-key')[0] !== key) {
+      callback({ code: grpc.status.UNAUTHENTICATED, details: 'x-api-key is missing or wrong' });
+      return;
+    }
+    if (!call.request.name) {
+      callback({ code: grpc.status.INVALID_ARGUMENT, details: 'name is empty' });
+      return;
+    }
+    callback(null, { message: `Hello ${call.request.name}` });
+  },
+  SayHellos(call) {
+    call.end();
+  },
+});
+
+if (!flags.includes('--no-reflection')) {
+  const { ReflectionService } = require('@grpc/reflection');
+  new ReflectionService(definition).addToServer(server);
+}
+
+server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, port) => {
+  if (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  console.log(`listening ${port}`);
+});
+
+// Ends with the test that started it, however the test ends: its end of our standard input closes.
+process.stdin.on('end', () => process.exit(0));
+process.stdin.resume();
