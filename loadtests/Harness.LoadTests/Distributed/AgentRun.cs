@@ -86,6 +86,8 @@ internal static class AgentRun
             }
 
             console.MarkupLine("[yellow]Interrupted before the run started; nothing was run.[/]");
+            using var bound = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+            await coordinator.LeaveAsync(ExitCodes.Interrupted, "it was interrupted before its first series", bound.Token);
             return ExitCodes.Interrupted;
         }
         catch (Exception ex) when (!run.IsCancellationRequested)
@@ -109,6 +111,12 @@ internal static class AgentRun
     {
         if (!File.Exists(RawRunFiles.ManifestPath(runDirectory)))
         {
+            if (coordinator.AbortReason is null)
+            {
+                using var bound = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+                await coordinator.LeaveAsync(exit, "it stopped before its first series", bound.Token);
+            }
+
             return exit;
         }
 

@@ -30,6 +30,8 @@ internal sealed class CoordinateCommand
 
     private readonly Option<string> _agentTimeout = new("--agent-timeout") { Description = "How long to wait for every agent to register, and for all of them at each meeting (long enough for image pulls).", DefaultValueFactory = _ => "10m" };
 
+    private readonly Option<string> _silenceLimit = new("--silence-limit") { Description = "An agent not heard from for this long is taken for dead and the run aborted (agents say they are alive six times in it).", DefaultValueFactory = _ => "30s" };
+
     private readonly Option<string> _maxStartSpread = new("--max-start-spread") { Description = "Warn in the report when the agents start a series further apart than this.", DefaultValueFactory = _ => "100ms" };
 
     private readonly Option<string[]> _assertions = new("--assert") { Description = "A threshold such as p99<4500ms or errors<1%, judged on the merged run; the exit code is 1 when one fails. Repeatable." };
@@ -42,7 +44,7 @@ internal sealed class CoordinateCommand
             "Coordinate the agents of a distributed run (harness run --agent I/N --coordinator URL): start every series on all of them together, take their runs, merge them into one report.")
         {
             coordinate._agents, coordinate._listen, coordinate._output, coordinate._runId, coordinate._agentTimeout,
-            coordinate._maxStartSpread, coordinate._assertions,
+            coordinate._silenceLimit, coordinate._maxStartSpread, coordinate._assertions,
         };
         command.SetAction((parse, ct) => coordinate.RunAsync(console, parse, ct));
         return command;
@@ -61,7 +63,7 @@ internal sealed class CoordinateCommand
             return ExitCodes.Usage;
         }
 
-        var coordination = new CoordinatorState(settings.Agents, settings.RunId, settings.AgentTimeout, TimeProvider.System);
+        var coordination = new CoordinatorState(settings.Agents, settings.RunId, settings.AgentTimeout, TimeProvider.System, settings.SilenceLimit);
         var agentsFolder = Path.Combine(settings.RunDirectory, "agents");
         CoordinatorServer server;
         try
@@ -152,6 +154,12 @@ internal sealed class CoordinateCommand
             throw new UsageException($"--agent-timeout '{timeoutText}' must be a duration from 1s to 24h, e.g. 90s or 10m.");
         }
 
+        var silenceText = parse.GetValue(_silenceLimit)!;
+        if (!DurationJsonConverter.TryParse(silenceText, out var silence) || silence < TimeSpan.FromSeconds(3) || silence > TimeSpan.FromMinutes(10))
+        {
+            throw new UsageException($"--silence-limit '{silenceText}' must be a duration from 3s to 10m, e.g. 30s.");
+        }
+
         var spreadText = parse.GetValue(_maxStartSpread)!;
         if (!TryParseMilliseconds(spreadText, out var spread))
         {
@@ -180,7 +188,7 @@ internal sealed class CoordinateCommand
             throw new UsageException(ex.Message);
         }
 
-        return new CoordinateSettings(agents, listen, runId, runDirectory, timeout, spread, thresholds);
+        return new CoordinateSettings(agents, listen, runId, runDirectory, timeout, silence, spread, thresholds);
     }
 
     private static bool TryParseMilliseconds(string text, out TimeSpan value)
@@ -200,5 +208,6 @@ internal sealed class CoordinateCommand
     }
 
     private sealed record CoordinateSettings(
-        int Agents, IPEndPoint Listen, string RunId, string RunDirectory, TimeSpan AgentTimeout, TimeSpan MaxStartSpread, IReadOnlyList<Threshold> Thresholds);
+        int Agents, IPEndPoint Listen, string RunId, string RunDirectory, TimeSpan AgentTimeout, TimeSpan SilenceLimit, TimeSpan MaxStartSpread,
+        IReadOnlyList<Threshold> Thresholds);
 }

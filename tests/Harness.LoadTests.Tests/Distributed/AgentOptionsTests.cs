@@ -103,6 +103,7 @@ public sealed class AgentOptionsTests
     [InlineData(new[] { "--agents", "0" }, "error: --agents 0: the number of agents must be between 1 and 1000.")]
     [InlineData(new[] { "--agents", "2", "--listen", "7070" }, "error: --listen '7070' must be ADDRESS:PORT")]
     [InlineData(new[] { "--agents", "2", "--agent-timeout", "forever" }, "error: --agent-timeout 'forever' must be a duration from 1s to 24h")]
+    [InlineData(new[] { "--agents", "2", "--silence-limit", "1s" }, "error: --silence-limit '1s' must be a duration from 3s to 10m")]
     [InlineData(new[] { "--agents", "2", "--max-start-spread", "0ms" }, "error: --max-start-spread '0ms' must be a duration from 1ms to 10s")]
     [InlineData(new[] { "--agents", "2", "--run-id", "a/b" }, "error: --run-id 'a/b' must be 1 to 100 letters")]
     [InlineData(new[] { "--agents", "2", "--assert", "p42" }, "error: ")]

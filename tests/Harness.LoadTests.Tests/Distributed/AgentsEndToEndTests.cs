@@ -102,14 +102,14 @@ public sealed class AgentsEndToEndTests
     }
 
     [Fact]
-    public async Task AnAgentThatDiesMidSeries_StopsTheOthersWithinAHeartbeatTimeout_WhoseRunsAreKept()
+    public async Task AnAgentThatDiesMidSeries_StopsTheOthersWithinTheSilenceLimit_WhoseRunsAreKept()
     {
         // Arrange: two agents on a series of about two minutes.
         await using var service = await LocalProcess.StartAsync("grpc", "Harness.GrpcService", ["--Scheduling:Mode=iocp"], CancellationToken.None);
         var output = HarnessRun.TempFolder();
         var port = LoopbackPorts.Free(1)[0];
         using var coordinator = HarnessProcess.Start(
-            "coordinate", "--agents", "2", "--listen", $"127.0.0.1:{port}", "--run-id", "dies", "--agent-timeout", "60s", "--output", output);
+            "coordinate", "--agents", "2", "--listen", $"127.0.0.1:{port}", "--run-id", "dies", "--agent-timeout", "60s", "--silence-limit", "6s", "--output", output);
         string[] Agent(int index) =>
         [
             "run", "--agent", $"{index}/2", "--coordinator", $"http://127.0.0.1:{port}",
@@ -126,7 +126,9 @@ public sealed class AgentsEndToEndTests
 
         // Act
         await victim.SignalAsync("KILL");
+        var killed = DateTimeOffset.UtcNow;
         await survivor.WaitForExitAsync(TimeSpan.FromSeconds(90));
+        var stoppedAfter = DateTimeOffset.UtcNow - killed;
         await coordinator.WaitForExitAsync(TimeSpan.FromSeconds(60));
 
         // Assert: agent 1 is named; agent 0 stopped long before its series' end, and its run reached the coordinator.
@@ -138,5 +140,7 @@ public sealed class AgentsEndToEndTests
         var kept = RawRunReader.Read(Path.Combine(output, "dies", "agents", "agent-0-of-2"));
         Assert.True(kept.Timelines.Values.Single().Sum(s => s.Requests) > 0);
         Assert.False(File.Exists(Path.Combine(output, "dies", "index.html")));
+        // Its two-minute series was cut within the silence limit, a heartbeat and the writing of its report.
+        Assert.True(stoppedAfter < TimeSpan.FromSeconds(60), $"agent 0 stopped {stoppedAfter} after agent 1 was killed");
     }
 }

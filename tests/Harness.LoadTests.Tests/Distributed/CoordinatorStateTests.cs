@@ -162,6 +162,31 @@ public sealed class CoordinatorStateTests
     }
 
     [Fact]
+    public async Task AnAgentLeavingWithoutARun_AbortsTheRunAtOnce_AndEndsItWhenTheOthersHaveUploaded()
+    {
+        var state = Registered(new ManualClock(T0), 2);
+
+        state.Left(1, exitCode: 130, "it was interrupted before its first series");
+        var told = Assert.Throws<CoordinationRefusedException>(() => state.Heartbeat(0));
+        state.Uploaded(0, exitCode: 6);
+
+        var outcome = await state.Completion.WaitAsync(TimeSpan.FromSeconds(5));
+        Assert.Equal("agent 1 (host) ended with exit code 130 and no run to upload: it was interrupted before its first series", outcome.Error);
+        Assert.Equal(outcome.Error, told.Message);
+        Assert.Equal([6, null], outcome.Agents.Select(a => a.ExitCode));
+    }
+
+    [Fact]
+    public void HeartbeatInterval_IsASixthOfTheSilenceLimit()
+    {
+        var state = new CoordinatorState(1, "r", TimeSpan.FromMinutes(1), new ManualClock(T0), silenceLimit: TimeSpan.FromSeconds(12));
+
+        var answer = state.Register(Agent(0, count: 1));
+
+        Assert.Equal(2, answer.HeartbeatSeconds);
+    }
+
+    [Fact]
     public async Task EveryAgentUploading_EndsTheCoordination_WithNoError()
     {
         var state = Registered(new ManualClock(T0), 2);

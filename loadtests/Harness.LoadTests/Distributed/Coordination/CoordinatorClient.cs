@@ -164,6 +164,19 @@ internal sealed class CoordinatorClient : IAsyncDisposable
         return why;
     }
 
+    /// <summary>Tells the coordinator this agent ends with no run to upload, so it stops the others now; best effort.</summary>
+    public async Task LeaveAsync(int exitCode, string reason, CancellationToken cancellationToken)
+    {
+        try
+        {
+            using var response = await _http.PostAsJsonAsync(CoordinatorRoutes.Leave, new LeaveRequest(_index, exitCode, reason), CoordinatorRoutes.Json, cancellationToken);
+        }
+        catch (Exception ex) when (IsUnreachable(ex, cancellationToken))
+        {
+            // The coordinator notices the silence instead.
+        }
+    }
+
     public async ValueTask DisposeAsync()
     {
         if (_heartbeats is { } heartbeats)

@@ -13,6 +13,7 @@ internal static class CoordinatorRoutes
     public const string Meet = "/v1/meet";
     public const string Started = "/v1/started";
     public const string Heartbeat = "/v1/heartbeat";
+    public const string Leave = "/v1/leave";
     public const string Health = "/healthz";
 
     /// <summary>PUT the agent's run folder as a tar stream; the agent's exit code in <see cref="ExitCodeHeader"/>.</summary>
@@ -32,7 +33,7 @@ internal sealed record ClockAnswer(long UtcTicks);
 /// <param name="Profile">The profile's name and time scale, so agents of different runs are not joined.</param>
 internal sealed record RegisterRequest(int? Index, int Count, string Machine, IReadOnlyList<string> Series, string Profile);
 
-/// <param name="HeartbeatSeconds">How often the agent must be heard from; silent for <see cref="CoordinatorState.HeartbeatTimeout"/>, it is taken for dead.</param>
+/// <param name="HeartbeatSeconds">How often the agent must be heard from; silent for <see cref="CoordinatorState.SilenceLimit"/>, it is taken for dead.</param>
 internal sealed record RegisterAnswer(int Index, string RunId, double HeartbeatSeconds);
 
 /// <summary>An agent at a meeting (<c>start</c>, or before a series), with its latest clock measurement.</summary>
@@ -46,5 +47,8 @@ internal sealed record MeetAnswer(long? StartUtcTicks);
 internal sealed record StartedRequest(int Index, string Phase, long StartedUtcTicks);
 
 internal sealed record HeartbeatRequest(int Index);
+
+/// <summary>The agent ends with no run to upload, and why.</summary>
+internal sealed record LeaveRequest(int Index, int ExitCode, string Reason);
 
 internal sealed record ErrorAnswer(string Error);

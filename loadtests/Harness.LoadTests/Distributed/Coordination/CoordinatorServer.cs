@@ -88,6 +88,11 @@ internal sealed class CoordinatorServer : IAsyncDisposable
             coordination.Heartbeat(request.Index);
             return Results.NoContent();
         }));
+        app.MapPost(CoordinatorRoutes.Leave, (LeaveRequest request) => Refusable(() =>
+        {
+            coordination.Left(request.Index, request.ExitCode, request.Reason);
+            return Results.NoContent();
+        }));
         app.MapPut("/v1/runs/{index:int}", async (int index, HttpContext context) =>
         {
             if (!int.TryParse(context.Request.Headers[CoordinatorRoutes.ExitCodeHeader], NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var exitCode))

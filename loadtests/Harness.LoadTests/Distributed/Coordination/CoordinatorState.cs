@@ -10,17 +10,18 @@ namespace Harness.LoadTests.Distributed.Coordination;
 /// </summary>
 /// <remarks>
 /// One rule decides every failure: the first thing that makes the run unmergeable (an agent that did not register
-/// or come to a meeting within the agent timeout, an agent silent for <see cref="HeartbeatTimeout"/>) aborts the run
+/// or come to a meeting within the agent timeout, an agent silent for <see cref="SilenceLimit"/>, an agent that left
+/// without a run) aborts the run
 /// with a message naming it; every agent is told at its next request, and the coordinator still accepts the uploads
 /// of the agents that are alive, for <see cref="UploadGrace"/>, so nothing already recorded is lost.
 /// </remarks>
 internal sealed class CoordinatorState
 {
-    /// <summary>How often an agent says it is alive (its meeting polls count too).</summary>
-    public static readonly TimeSpan HeartbeatInterval = TimeSpan.FromSeconds(5);
+    /// <summary>The default <see cref="SilenceLimit"/>.</summary>
+    public static readonly TimeSpan DefaultSilenceLimit = TimeSpan.FromSeconds(30);
 
-    /// <summary>An agent not heard from for this long is taken for dead: six missed heartbeats, so a GC pause or a busy node is not.</summary>
-    public static readonly TimeSpan HeartbeatTimeout = TimeSpan.FromSeconds(30);
+    /// <summary>Heartbeats per <see cref="SilenceLimit"/>: six missed in a row, so a GC pause or a busy node is not taken for a death.</summary>
+    private const int HeartbeatsPerSilence = 6;
 
     /// <summary>After an abort, how long the coordinator waits for the live agents' uploads.</summary>
     public static readonly TimeSpan UploadGrace = TimeSpan.FromMinutes(2);
@@ -39,12 +40,13 @@ internal sealed class CoordinatorState
     private string? _abort;
     private DateTimeOffset _abortedAt;
 
-    public CoordinatorState(int count, string runId, TimeSpan agentTimeout, TimeProvider time)
+    public CoordinatorState(int count, string runId, TimeSpan agentTimeout, TimeProvider time, TimeSpan? silenceLimit = null)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(count, 1);
         Count = count;
         RunId = runId;
         AgentTimeout = agentTimeout;
+        SilenceLimit = silenceLimit ?? DefaultSilenceLimit;
         _time = time;
         _created = time.GetUtcNow();
         _agents = new AgentState?[count];
@@ -55,6 +57,12 @@ internal sealed class CoordinatorState
     public string RunId { get; }
 
     public TimeSpan AgentTimeout { get; }
+
+    /// <summary>An agent not heard from for this long is taken for dead (<c>coordinate --silence-limit</c>).</summary>
+    public TimeSpan SilenceLimit { get; }
+
+    /// <summary>How often an agent says it is alive (its meeting polls count too).</summary>
+    public TimeSpan HeartbeatInterval => SilenceLimit / HeartbeatsPerSilence;
 
     /// <summary>Completes once every agent uploaded its run, or after an abort once the live ones did (or the grace ran out).</summary>
     public Task<CoordinationOutcome> Completion => _completion.Task;
@@ -176,6 +184,22 @@ internal sealed class CoordinatorState
         }
     }
 
+    /// <summary>
+    /// The agent ends without a run to upload (refused, interrupted, stopped before its first series): the run cannot
+    /// be merged without its share, so it is aborted now rather than after the agent's silence is noticed.
+    /// </summary>
+    public void Left(int index, int exitCode, string reason)
+    {
+        lock (_lock)
+        {
+            var agent = Heard(index, refuseWhenAborted: false);
+            agent.ExitCode = exitCode;
+            agent.WithoutRun = true;
+            Abort(string.Create(CultureInfo.InvariantCulture, $"agent {index} ({agent.Machine}) ended with exit code {exitCode} and no run to upload: {reason}"));
+            CompleteIfDone();
+        }
+    }
+
     public void Uploaded(int index, int exitCode)
     {
         lock (_lock)
@@ -205,7 +229,7 @@ internal sealed class CoordinatorState
                 Abort($"meeting '{meeting.Phase}': {Names(missing)} of {Count} did not come within {DurationJsonConverter.Format(AgentTimeout)} (--agent-timeout) of the first arrival.");
             }
 
-            foreach (var agent in _agents.OfType<AgentState>().Where(a => a.ExitCode is null && !a.Dead && now - a.LastHeard > HeartbeatTimeout))
+            foreach (var agent in _agents.OfType<AgentState>().Where(a => a.ExitCode is null && !a.Dead && now - a.LastHeard > SilenceLimit))
             {
                 agent.Dead = true;
                 Abort(string.Create(CultureInfo.InvariantCulture,
@@ -305,7 +329,7 @@ internal sealed class CoordinatorState
         {
             _completion.TrySetResult(new CoordinationOutcome(
                 _abort,
-                [.. Enumerable.Range(0, Count).Select(i => _agents[i] is { } a ? new AgentOutcome(i, a.Machine, a.ExitCode) : new AgentOutcome(i, null, null))]));
+                [.. Enumerable.Range(0, Count).Select(i => _agents[i] is { } a ? new AgentOutcome(i, a.Machine, a.WithoutRun ? null : a.ExitCode) : new AgentOutcome(i, null, null))]));
         }
     }
 
@@ -333,6 +357,8 @@ internal sealed class CoordinatorState
         public DateTimeOffset LastHeard { get; set; } = registeredAt;
 
         public bool Dead { get; set; }
+
+        public bool WithoutRun { get; set; }
 
         public int? ExitCode { get; set; }
     }
