@@ -121,6 +121,13 @@ public sealed class CoordinatorHttpTests
         Assert.Equal(DateTimeOffset.UnixEpoch.AddMilliseconds(remoteMs), offset.ToCoordinator(t0.AddMilliseconds((sentMs + receivedMs) / 2.0)));
     }
 
+    [Theory]
+    [InlineData(-0.04, "+0.0")]
+    [InlineData(-0.06, "-0.1")]
+    [InlineData(12.34, "+12.3")]
+    public void Signed_NeverPrintsANegativeZero(double milliseconds, string expected) =>
+        Assert.Equal(expected, StartSpread.Signed(TimeSpan.FromMilliseconds(milliseconds)));
+
     [Fact]
     public void StartSpread_WarnsInTheRun_WhenAgentsStartedFurtherApartThanTheBound()
     {

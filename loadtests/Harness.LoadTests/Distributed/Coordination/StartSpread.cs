@@ -57,6 +57,9 @@ internal static class StartSpread
     }
 
     /// <summary>Milliseconds with their sign, one decimal: +0.3, -12.0 (a custom format would print a rounded-away negative as "-+0.0").</summary>
-    public static string Signed(TimeSpan value) =>
-        string.Create(CultureInfo.InvariantCulture, $"{(value < TimeSpan.Zero ? "-" : "+")}{Math.Abs(value.TotalMilliseconds):F1}");
+    public static string Signed(TimeSpan value)
+    {
+        var milliseconds = Math.Round(value.TotalMilliseconds, 1);
+        return string.Create(CultureInfo.InvariantCulture, $"{(milliseconds < 0 ? "-" : "+")}{Math.Abs(milliseconds):F1}");
+    }
 }
