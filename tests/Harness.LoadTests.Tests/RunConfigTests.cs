@@ -29,6 +29,22 @@ public sealed class RunConfigTests : IDisposable
     }
 
     [Fact]
+    public void EffectiveConfigOfTargets_ReadBack_RunsTheSameTargets_AndKeepsAGivenModes()
+    {
+        string[] targets = ["--target", "grpc=http://a:1,mode=threadpool", "--target", "grpc=http://b:1,mode=iocp"];
+        var all = Bind(targets);
+        var picked = Bind([.. targets, "--modes", "iocp"]);
+
+        var allAgain = Bind("--config", Write("all.json", all.EffectiveConfig!));
+        var pickedAgain = Bind("--config", Write("picked.json", picked.EffectiveConfig!));
+
+        Assert.DoesNotContain("\"modes\"", all.EffectiveConfig, StringComparison.Ordinal);
+        Assert.Equal(["threadpool", "iocp"], allAgain.Modes);
+        Assert.Equal(["iocp"], pickedAgain.Modes);
+        Assert.Equal(["http://b:1/"], pickedAgain.Targets.Select(t => t.Address.ToString()));
+    }
+
+    [Fact]
     public void EffectiveConfigOfACall_ReadBack_GivesTheSameCall()
     {
         var typed = Bind(

@@ -96,6 +96,13 @@ internal static class RunConfigFile
                 continue;
             }
 
+            // With --target the targets name the modes, so the default --modes does not apply; written back, it would
+            // be taken as given and pick among the targets' modes.
+            if (option == options.Modes && parse.GetValue(options.Targets) is { Length: > 0 } && parse.GetResult(options.Modes) is null or { Implicit: true })
+            {
+                continue;
+            }
+
             object? value = option switch
             {
                 Option<string> o => parse.GetValue(o),
