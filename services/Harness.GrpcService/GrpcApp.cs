@@ -1,6 +1,5 @@
 using Grpc.AspNetCore.Server;
 using Harness.Contracts;
-using Harness.Scheduling;
 using Harness.ServiceDefaults;
 using Harness.ServiceOperations;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
@@ -37,7 +36,7 @@ public static class GrpcApp
         return app;
     }
 
-    /// <summary>Grpc.AspNetCore with the validated <c>Grpc</c> quotas, the mode's interceptor on the harness service and grpc.health.v1.</summary>
+    /// <summary>Grpc.AspNetCore with the validated <c>Grpc</c> quotas, the mode's interceptor (with the server-time trailer) on the harness service and grpc.health.v1.</summary>
     public static WebApplicationBuilder AddHarnessGrpc(this WebApplicationBuilder builder)
     {
         builder.Services.AddOptions<GrpcQuotaOptions>()
@@ -45,30 +44,13 @@ public static class GrpcApp
             .Validate(o => o.MaxReceiveMessageSize is >= GrpcQuotaOptions.MinSize and <= GrpcQuotaOptions.MaxSize, GrpcQuotaOptions.RangeMessage)
             .ValidateOnStart();
 
-        builder.Services.AddGrpc();
+        // The mode's scheduler and the server-time trailer for the harness service alone, never a global interceptor
+        // (SchedulingInterceptor says why). Workload exceptions become statuses in HarnessGrpcService itself
+        // (GrpcStatusMapping), inside the hop.
+        builder.Services.AddGrpc().AddHarnessScheduling<HarnessGrpcService>();
         builder.Services.AddGrpcReflection();
         builder.Services.AddOptions<GrpcServiceOptions>()
             .Configure<IOptions<GrpcQuotaOptions>>((grpc, quotas) => grpc.MaxReceiveMessageSize = quotas.Value.MaxReceiveMessageSize);
-
-        // The mode's hop for the harness service alone, never a global interceptor: grpc.health.v1 must answer from
-        // Kestrel's thread, not from a queue behind the workload (a Check waited 6-19 s behind six long Computes in
-        // iocp mode), and a Check is no scheduler item. Grpc.AspNetCore puts global interceptors first, then these.
-        builder.Services.AddOptions<GrpcServiceOptions<HarnessGrpcService>>()
-            .Configure<IWorkScheduler>((grpc, scheduler) =>
-            {
-                // Workload exceptions become statuses in HarnessGrpcService itself (GrpcStatusMapping), inside the hop.
-                switch (scheduler.Mode)
-                {
-                    case SchedulingMode.ThreadPool:
-                        // The handler stays on the ThreadPool thread Kestrel dispatched it on, and with no
-                        // interceptor Grpc.AspNetCore calls it without its interceptor pipeline.
-                        break;
-                    case SchedulingMode.Iocp:
-                    case SchedulingMode.CustomPool:
-                        grpc.Interceptors.Add<SchedulingInterceptor>();
-                        break;
-                }
-            });
 
         // grpc.health.v1 reports the same ASP.NET health checks as /healthz.
         // Answer each Check from a fresh run of the checks: the default cache is filled by a publisher that

@@ -7,6 +7,7 @@ using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
@@ -33,15 +34,14 @@ public static class HostingExtensions
     {
         builder.AddHarnessLogging(service);
 
-        builder.Services.AddSingleton<IValidateOptions<ListenOptions>, ListenOptionsValidator>();
+        // The defaults first, so the Listen section's binding (in AddDedicatedMetricsListener) overrides them.
         builder.Services.AddOptions<ListenOptions>()
             .Configure(o =>
             {
                 o.Port = defaultPort;
                 o.AdminPort = defaultAdminPort;
-            })
-            .BindConfiguration(ListenOptions.SectionName)
-            .ValidateOnStart();
+            });
+        builder.Services.AddDedicatedMetricsListener();
         builder.Services.AddSingleton<IValidateOptions<Http2Options>, Http2OptionsValidator>();
         builder.Services.AddOptions<Http2Options>().BindConfiguration(Http2Options.SectionName).ValidateOnStart();
         builder.Services.AddOptions<KestrelServerOptions>()
@@ -60,26 +60,47 @@ public static class HostingExtensions
 
         builder.Services.TryAddServiceIdentity(service);
         builder.Services.AddHealthChecks();
-        builder.Services.AddSingleton<DedicatedMetricsListener>();
-        builder.Services.AddHostedService(sp => sp.GetRequiredService<DedicatedMetricsListener>());
         return builder;
+    }
+
+    /// <summary>
+    /// The validated <c>Listen</c> section and the <see cref="DedicatedMetricsListener"/>, which serves /metrics and
+    /// /healthz on its own thread when <c>Listen__MetricsPort</c> is set (on <c>Listen__Address</c>) and does nothing otherwise.
+    /// </summary>
+    public static IServiceCollection AddDedicatedMetricsListener(this IServiceCollection services)
+    {
+        services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<ListenOptions>, ListenOptionsValidator>());
+        services.AddOptions<ListenOptions>().BindConfiguration(ListenOptions.SectionName).ValidateOnStart();
+        services.TryAddSingleton<DedicatedMetricsListener>();
+        services.AddHostedService(sp => sp.GetRequiredService<DedicatedMetricsListener>());
+        return services;
     }
 
     /// <summary>The scheduling mode's <see cref="IWorkScheduler"/>, from the validated <c>Scheduling</c> section.</summary>
     public static WebApplicationBuilder AddHarnessScheduling(this WebApplicationBuilder builder)
     {
-        builder.Services.AddSingleton<IValidateOptions<SchedulingOptions>, SchedulingOptionsValidator>();
-        builder.Services.AddOptions<SchedulingOptions>()
+        builder.Services.AddHarnessWorkScheduler();
+        return builder;
+    }
+
+    /// <summary>
+    /// The validated <c>Scheduling</c> section (a bad <c>Scheduling__Mode</c> fails the start, naming the variable and
+    /// the valid values) and the mode's <see cref="IWorkScheduler"/>, whose exceptions are logged.
+    /// </summary>
+    public static IServiceCollection AddHarnessWorkScheduler(this IServiceCollection services)
+    {
+        services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<SchedulingOptions>, SchedulingOptionsValidator>());
+        services.AddOptions<SchedulingOptions>()
             .Configure<IConfiguration>(BindScheduling)
             .ValidateOnStart();
-        builder.Services.AddSingleton<IWorkScheduler>(sp =>
+        services.TryAddSingleton<IWorkScheduler>(sp =>
         {
             var scheduler = WorkSchedulerFactory.Create(sp.GetRequiredService<IOptions<SchedulingOptions>>().Value);
             var logger = sp.GetRequiredService<ILoggerFactory>().CreateLogger("Harness.Scheduling");
             scheduler.UnhandledException += ex => logger.LogError(ex, "A work item threw; the {Mode} scheduler kept its thread", scheduler.Mode);
             return scheduler;
         });
-        return builder;
+        return services;
     }
 
     /// <summary>/healthz, /metrics and the start-up line.</summary>
@@ -119,9 +140,13 @@ public static class HostingExtensions
         }
     }
 
-    // The mode is the scheduler's own: the one that was bound and built, never a second reading of configuration.
-    private static void TryAddServiceIdentity(this IServiceCollection services, string service) =>
-        services.AddSingleton(sp => new ServiceIdentity(service, sp.GetService<IWorkScheduler>()?.Mode));
+    /// <summary>The <see cref="ServiceIdentity"/> of /metrics and the start-up line, unless one is registered already.</summary>
+    /// <remarks>The mode is the scheduler's own: the one that was bound and built, never a second reading of configuration.</remarks>
+    public static IServiceCollection TryAddServiceIdentity(this IServiceCollection services, string service)
+    {
+        services.TryAddSingleton(sp => new ServiceIdentity(service, sp.GetService<IWorkScheduler>()?.Mode));
+        return services;
+    }
 
     private static void LogStartup(WebApplication app)
     {

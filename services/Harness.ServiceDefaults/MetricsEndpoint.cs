@@ -1,27 +1,12 @@
 using System.Globalization;
 using Harness.Metrics;
 using Harness.Scheduling;
-using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Http;
-using Microsoft.AspNetCore.Routing;
-using Microsoft.Extensions.DependencyInjection;
 
 namespace Harness.ServiceDefaults;
 
 /// <summary>/metrics in Prometheus text: the ThreadPool, the mode's scheduler, the service's own sources (operations, the stub's requests) and the process.</summary>
 public static class MetricsEndpoint
 {
-    public static IEndpointConventionBuilder MapHarnessMetrics(this IEndpointRouteBuilder endpoints, string path = "/metrics") =>
-        endpoints.MapGet(path, (HttpContext context) =>
-        {
-            var services = context.RequestServices;
-            var text = Render(
-                services.GetRequiredService<ServiceIdentity>(),
-                services.GetService<IWorkScheduler>(),
-                services.GetServices<IMetricsSource>());
-            return Results.Text(text, PrometheusWriter.ContentType);
-        });
-
     public static string Render(
         ServiceIdentity identity, IWorkScheduler? scheduler, IEnumerable<IMetricsSource> sources)
     {

@@ -32,7 +32,7 @@ internal static class CallSetup
         bounded.CancelAfter(ShowReplyBound);
         try
         {
-            var reply = await client.SendAsync(plan.Body.For(1, 1), bounded.Token);
+            var reply = (await client.SendAsync(plan.Body.For(1, 1), bounded.Token)).Body;
             console.WriteLine($"reply ({reply.Length} bytes):");
             console.WriteLine(await plan.DescribeReply(reply, bounded.Token));
         }

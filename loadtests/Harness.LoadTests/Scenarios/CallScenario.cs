@@ -10,7 +10,7 @@ internal static class CallScenario
         GuardedStep.Create(name, load, firstFailures, async context =>
         {
             // The template counts from 1; the open model has no users, so {{user}} is 0 there.
-            await client.SendAsync(body.For(context.InvocationNumber + 1, context.CopyNumber + 1), context.CancellationToken);
-            return StepResult.Ok();
+            var reply = await client.SendAsync(body.For(context.InvocationNumber + 1, context.CopyNumber + 1), context.CancellationToken);
+            return StepResult.Ok(reply.ServerTime);
         });
 }

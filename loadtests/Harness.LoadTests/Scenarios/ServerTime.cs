@@ -1,6 +1,9 @@
+using Grpc.Core;
+using Harness.Metrics;
+
 namespace Harness.LoadTests.Scenarios;
 
-/// <summary>The server's own execution time, as a reply reports it (<c>ElapsedMs</c>).</summary>
+/// <summary>The server's own execution time, as a reply reports it (<c>ElapsedMs</c>), or its gRPC trailer.</summary>
 internal static class ServerTime
 {
     /// <summary>
@@ -9,4 +12,11 @@ internal static class ServerTime
     /// </summary>
     public static TimeSpan? FromReply(double elapsedMs) =>
         double.IsFinite(elapsedMs) && elapsedMs is >= 0 and <= 86_400_000 ? TimeSpan.FromMilliseconds(elapsedMs) : null;
+
+    /// <summary>
+    /// The <see cref="ServerTimeTrailer.Name"/> trailer's figure (a reply that carries no time of its own: any
+    /// <c>--call</c> of a gRPC target), as <see cref="FromReply"/> accepts it; null when absent or not a time.
+    /// </summary>
+    public static TimeSpan? FromTrailers(Metadata trailers) =>
+        ServerTimeTrailer.Parse(trailers.GetValue(ServerTimeTrailer.Name)) is { } ms ? FromReply(ms) : null;
 }

@@ -45,4 +45,17 @@ internal static class CallRuns
         Assert.True(run.Seconds.Sum(s => s.Failures) == 0, string.Join(", ", run.Seconds.SelectMany(s => s.StatusCounts).Select(c => $"{c.Key}={c.Value}")));
         Assert.DoesNotContain(run.Events, e => e.Kind == "target-down");
     }
+
+    /// <summary>Every second with successful requests carries the server's time of each, and the queue-and-transport time with it.</summary>
+    public static void AssertServerTimeRecorded(CallRun run)
+    {
+        var served = run.Seconds.Where(s => s.Requests > s.Failures).ToList();
+        Assert.NotEmpty(served);
+        Assert.All(served, s =>
+        {
+            Assert.True(s.ServerTime is { TotalCount: > 0 }, $"second {s.Second}: no server time");
+            Assert.Equal(s.Requests - s.Failures, s.ServerTime!.TotalCount);
+            Assert.True(s.QueueTime is { TotalCount: > 0 }, $"second {s.Second}: no queue-and-transport time");
+        });
+    }
 }

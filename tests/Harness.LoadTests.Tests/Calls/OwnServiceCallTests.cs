@@ -25,6 +25,9 @@ public sealed class OwnServiceCallTests
 
         CallRuns.AssertServedWithoutErrors(run, "grpc-compute-external");
         Assert.Contains("lone calls", run.Series!.IdealMethod, StringComparison.Ordinal);
+
+        // The reply's bytes carry no time the runner reads; the harness-server-time-ms trailer does.
+        CallRuns.AssertServerTimeRecorded(run);
     }
 
     [Fact]

@@ -1,6 +1,7 @@
 using Grpc.Core;
 using Grpc.Net.Client;
 using Harness.Contracts;
+using Harness.LoadTests.Scenarios;
 
 namespace Harness.LoadTests.Calls.Grpc;
 
@@ -26,8 +27,13 @@ internal sealed class GrpcCallClient : ICallClient
         _headers = headers;
     }
 
-    public async Task<byte[]> SendAsync(byte[] body, CancellationToken cancellationToken) =>
-        await _invoker.AsyncUnaryCall(_method, null, new CallOptions(_headers, cancellationToken: cancellationToken), body);
+    /// <remarks>The trailers are read once the reply has arrived, when they have too, so this waits for nothing more.</remarks>
+    public async Task<CallReply> SendAsync(byte[] body, CancellationToken cancellationToken)
+    {
+        using var call = _invoker.AsyncUnaryCall(_method, null, new CallOptions(_headers, cancellationToken: cancellationToken), body);
+        var reply = await call.ResponseAsync;
+        return new CallReply(reply, ServerTime.FromTrailers(call.GetTrailers()));
+    }
 
     public void Dispose() => _channel.Dispose();
 }

@@ -38,7 +38,7 @@ internal sealed class SoapCallClient : ICallClient
         _headers = headers;
     }
 
-    public async Task<byte[]> SendAsync(byte[] body, CancellationToken cancellationToken)
+    public async Task<CallReply> SendAsync(byte[] body, CancellationToken cancellationToken)
     {
         using var request = new HttpRequestMessage(HttpMethod.Post, _endpoint) { Content = new ByteArrayContent(body) };
         if (_version == SoapVersion.Soap11)
@@ -67,7 +67,7 @@ internal sealed class SoapCallClient : ICallClient
         }
 
         return response.IsSuccessStatusCode
-            ? reply
+            ? new CallReply(reply)
             : throw new CallFailedException($"http-{(int)response.StatusCode}", $"HTTP {(int)response.StatusCode} {response.StatusCode}");
     }
 

@@ -1,0 +1,3 @@
+using OrderService;
+
+await OrderServiceApp.Build(args).RunAsync();
