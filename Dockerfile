@@ -30,6 +30,7 @@ COPY services/Harness.Metrics/Harness.Metrics.csproj services/Harness.Metrics/
 COPY services/Harness.Scheduling/Harness.Scheduling.csproj services/Harness.Scheduling/
 COPY services/Harness.Workloads/Harness.Workloads.csproj services/Harness.Workloads/
 COPY services/Harness.ServiceDefaults/Harness.ServiceDefaults.csproj services/Harness.ServiceDefaults/
+COPY services/Harness.Scheduling.AspNetCore/Harness.Scheduling.AspNetCore.csproj services/Harness.Scheduling.AspNetCore/
 COPY services/Harness.ServiceOperations/Harness.ServiceOperations.csproj services/Harness.ServiceOperations/
 COPY services/Harness.Contracts/Harness.Contracts.csproj services/Harness.Contracts/
 COPY services/Harness.Rpc.Soap/Harness.Rpc.Soap.csproj services/Harness.Rpc.Soap/
