@@ -161,7 +161,7 @@ internal sealed class CoordinateCommand
         }
 
         var spreadText = parse.GetValue(_maxStartSpread)!;
-        if (!TryParseMilliseconds(spreadText, out var spread))
+        if (!DurationJsonConverter.TryParse(spreadText, out var spread) || spread < TimeSpan.FromMilliseconds(1) || spread > TimeSpan.FromSeconds(10))
         {
             throw new UsageException($"--max-start-spread '{spreadText}' must be a duration from 1ms to 10s, e.g. 100ms or 1s.");
         }
@@ -189,22 +189,6 @@ internal sealed class CoordinateCommand
         }
 
         return new CoordinateSettings(agents, listen, runId, runDirectory, timeout, silence, spread, thresholds);
-    }
-
-    private static bool TryParseMilliseconds(string text, out TimeSpan value)
-    {
-        value = default;
-        if (text.EndsWith("ms", StringComparison.Ordinal)
-            && int.TryParse(text.AsSpan(0, text.Length - 2), NumberStyles.None, CultureInfo.InvariantCulture, out var ms))
-        {
-            value = TimeSpan.FromMilliseconds(ms);
-        }
-        else if (!DurationJsonConverter.TryParse(text, out value))
-        {
-            return false;
-        }
-
-        return value >= TimeSpan.FromMilliseconds(1) && value <= TimeSpan.FromSeconds(10);
     }
 
     private sealed record CoordinateSettings(
