@@ -25,7 +25,7 @@ WORKDIR /src
 # Restore as its own layer: only the build files and the project files, so a source edit keeps the packages cached.
 # global.json is left out on purpose: it pins the SDK installed on the developer's machine, not the image's.
 # Every project an image can need is listed; a project missing here fails the restore with its path.
-COPY Directory.Build.props Directory.Packages.props .editorconfig ./
+COPY Directory.Build.props Directory.Build.targets Directory.Packages.props .editorconfig ./
 COPY services/Harness.Metrics/Harness.Metrics.csproj services/Harness.Metrics/
 COPY services/Harness.Scheduling/Harness.Scheduling.csproj services/Harness.Scheduling/
 COPY services/Harness.Workloads/Harness.Workloads.csproj services/Harness.Workloads/

@@ -19,6 +19,13 @@ dotnet test Harness.sln -c Release --no-build -maxcpucount:1 \
   --results-directory "$results" \
   "$@" || status=$?
 
+# The packages a user references, proven as a user gets them: samples/ built outside the repository from them, and
+# run (docs/packages.md). After the assemblies, so a failure here still leaves their results above.
+if [[ $# -eq 0 ]]; then
+  echo "samples from packages:"
+  scripts/samples-from-packages.sh || { echo "FAILED samples-from-packages: samples/ did not build or run from the packed packages"; status=1; }
+fi
+
 # One line for the whole suite, summed from each assembly's TRX counters.
 cat "$results"/*.trx 2>/dev/null | grep -o '<Counters [^>]*>' | awk '
   { for (i = 1; i <= NF; i++) { split($i, kv, "=\""); v = kv[2]; sub("\".*", "", v); n[kv[1]] += v } }

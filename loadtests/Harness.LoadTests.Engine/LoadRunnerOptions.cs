@@ -1,5 +1,6 @@
 namespace Harness.LoadTests.Engine;
 
+/// <summary>How <see cref="LoadRunner"/> runs a scenario: when it gives up, and how it backs off.</summary>
 public sealed class LoadRunnerOptions
 {
     /// <summary>

@@ -7,23 +7,27 @@ namespace Harness.LoadTests.Engine;
 /// </summary>
 public abstract record LoadSimulation(TimeSpan During)
 {
+    /// <summary>True for a stage that sets an arrival rate (open model); false for one that sets virtual users or pauses.</summary>
     public abstract bool IsOpenModel { get; }
 
     /// <summary>Copies change linearly from the previous stage's count (0 at the start) to <paramref name="Copies"/>.</summary>
     public sealed record RampingConstant(int Copies, TimeSpan During) : LoadSimulation(During)
     {
+        /// <inheritdoc/>
         public override bool IsOpenModel => false;
     }
 
     /// <summary><paramref name="Copies"/> copies loop for the whole stage.</summary>
     public sealed record KeepConstant(int Copies, TimeSpan During) : LoadSimulation(During)
     {
+        /// <inheritdoc/>
         public override bool IsOpenModel => false;
     }
 
     /// <summary><paramref name="Rate"/> requests start per <paramref name="Interval"/>, evenly spaced.</summary>
     public sealed record Inject(int Rate, TimeSpan Interval, TimeSpan During) : LoadSimulation(During)
     {
+        /// <inheritdoc/>
         public override bool IsOpenModel => true;
     }
 
@@ -36,18 +40,21 @@ public abstract record LoadSimulation(TimeSpan During)
     /// </summary>
     public sealed record IterationsForConstant(int Copies, int Iterations, TimeSpan During) : LoadSimulation(During)
     {
+        /// <inheritdoc/>
         public override bool IsOpenModel => false;
     }
 
     /// <summary>The rate changes linearly from the previous stage's rate (0 at the start) to <paramref name="Rate"/>.</summary>
     public sealed record RampingInject(int Rate, TimeSpan Interval, TimeSpan During) : LoadSimulation(During)
     {
+        /// <inheritdoc/>
         public override bool IsOpenModel => true;
     }
 
     /// <summary>No load for the stage.</summary>
     public sealed record Pause(TimeSpan During) : LoadSimulation(During)
     {
+        /// <inheritdoc/>
         public override bool IsOpenModel => false;
     }
 }

@@ -15,6 +15,7 @@ public readonly record struct RequestSample(
     string? StatusCode,
     TimeSpan? ServerTime)
 {
+    /// <summary>When the request ended, on the scenario's clock.</summary>
     public TimeSpan CompletedAt => StartedAt + Latency;
 
     /// <summary>Latency measured from the intended start: what a user arriving on schedule waited.</summary>

@@ -11,5 +11,20 @@ public sealed record Scenario(string Name, Func<ScenarioContext, Task<StepResult
     /// </summary>
     public TimeSpan Duration => Simulations.Aggregate(TimeSpan.Zero, (total, s) => total + s.During);
 
+    /// <summary>True when the stages set arrival rates (open model), false when they set virtual users.</summary>
     public bool IsOpenModel => Simulations.Any(s => s.IsOpenModel);
+
+    /// <summary>
+    /// A scenario of your own for <c>HarnessApp.RunAsync</c>: its name and its step, one request. The load comes from
+    /// the command line (<c>--profile</c>, <c>--users</c>, <c>--rate</c>, <c>--warm-up</c>), so it has no stages here.
+    /// </summary>
+    /// <param name="name">Names the scenario's series in the report: letters, digits, '-' and '_', at most 40.</param>
+    /// <param name="step">Makes one request. Return <see cref="StepResult.Ok"/> or <see cref="StepResult.Fail"/>; an
+    /// exception it throws counts as a failure under the exception's type name.</param>
+    public static Scenario Create(string name, Func<ScenarioContext, Task<StepResult>> step)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
+        ArgumentNullException.ThrowIfNull(step);
+        return new Scenario(name, step, []);
+    }
 }

@@ -5,4 +5,11 @@ namespace Harness.LoadTests.Engine;
 /// <param name="InvocationNumber">Requests this scenario started before this one (open model: the arrival's place in the schedule).</param>
 /// <param name="CancellationToken">Cancelled when the engine gives up on requests still in flight: after the drain
 /// timeout, or when the caller cancels the run. A request that ends by it is not counted.</param>
-public sealed record ScenarioContext(int CopyNumber, long InvocationNumber, CancellationToken CancellationToken);
+public sealed record ScenarioContext(int CopyNumber, long InvocationNumber, CancellationToken CancellationToken)
+{
+    /// <summary>
+    /// Where the series sends its requests when the run was given services (<c>--target</c>), so that one scenario can
+    /// load each mode's service in turn; null without targets. The engine itself never sets it.
+    /// </summary>
+    public Uri? Target { get; init; }
+}

@@ -17,8 +17,10 @@ public readonly record struct StepResult(bool IsSuccess, string? StatusCode)
     /// </summary>
     public bool IsConnectionFailure { get; init; }
 
+    /// <summary>The request succeeded; <paramref name="serverTime"/> is the server's own time for it when its reply says.</summary>
     public static StepResult Ok(TimeSpan? serverTime = null) => new(true, null) { ServerTime = serverTime };
 
+    /// <summary>The request failed; it is counted under <paramref name="statusCode"/> (e.g. a gRPC status such as UNAVAILABLE).</summary>
     public static StepResult Fail(string statusCode, bool isConnectionFailure = false) =>
         new(false, statusCode) { IsConnectionFailure = isConnectionFailure };
 }

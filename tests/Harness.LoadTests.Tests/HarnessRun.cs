@@ -6,7 +6,10 @@ namespace Harness.LoadTests.Tests;
 /// <summary>Runs the <c>harness</c> command in-process and captures what it prints.</summary>
 internal static class HarnessRun
 {
-    public static async Task<(int ExitCode, string Output)> InvokeAsync(params string[] args)
+    public static Task<(int ExitCode, string Output)> InvokeAsync(params string[] args) => InvokeAsync(args, []);
+
+    /// <param name="scenarios">A user's own scenarios, as <c>HarnessApp.RunAsync</c> hands them to the command.</param>
+    public static async Task<(int ExitCode, string Output)> InvokeAsync(string[] args, IReadOnlyList<Engine.Scenario> scenarios)
     {
         var writer = new StringWriter();
         var console = AnsiConsole.Create(new AnsiConsoleSettings
@@ -16,7 +19,7 @@ internal static class HarnessRun
             Out = new AnsiConsoleOutput(writer),
         });
         console.Profile.Width = 4096;
-        var exitCode = await HarnessCli.InvokeAsync(console, args);
+        var exitCode = await HarnessCli.InvokeAsync(console, args, scenarios: scenarios);
         return (exitCode, writer.ToString());
     }
 

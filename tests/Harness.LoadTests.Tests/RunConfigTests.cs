@@ -41,7 +41,7 @@ public sealed class RunConfigTests : IDisposable
         Assert.DoesNotContain("\"modes\"", all.EffectiveConfig, StringComparison.Ordinal);
         Assert.Equal(["threadpool", "iocp"], allAgain.Modes);
         Assert.Equal(["iocp"], pickedAgain.Modes);
-        Assert.Equal(["http://b:1/"], pickedAgain.Targets.Select(t => t.Address.ToString()));
+        Assert.Equal(["http://b:1/"], pickedAgain.Targets.Select(t => t.ServiceAddress.ToString()));
     }
 
     [Fact]

@@ -110,7 +110,7 @@ public sealed class RunPlanTests
         var refused = Assert.Throws<UsageException>(() => options.Bind(command.Parse([.. targets, "--modes", "custompool"]), "harness"));
 
         Assert.Equal(["iocp"], run.Modes);
-        Assert.Equal(["http://b:1/", "http://c:1/"], run.Targets.Select(t => t.Address.ToString()));
+        Assert.Equal(["http://b:1/", "http://c:1/"], run.Targets.Select(t => t.ServiceAddress.ToString()));
         Assert.Equal(["threadpool", "iocp"], all.Modes);
         Assert.Contains("custompool", refused.Message, StringComparison.Ordinal);
         Assert.Contains("iocp", refused.Message, StringComparison.Ordinal);

@@ -15,7 +15,7 @@ internal static class CallSetup
     /// <exception cref="CallSetupException">The call cannot be made as given; one line naming what is wrong and what is valid.</exception>
     public static async Task<CallPlan> ResolveAsync(IAnsiConsole console, CallRequest request, ServiceTarget target, CancellationToken cancellationToken)
     {
-        var plan = await CallResolver.ResolveAsync(request, target.Address, message => console.MarkupLineInterpolated($"[grey]{message}[/]"), cancellationToken);
+        var plan = await CallResolver.ResolveAsync(request, target.ServiceAddress, message => console.MarkupLineInterpolated($"[grey]{message}[/]"), cancellationToken);
         console.MarkupLineInterpolated($"[grey]--call {plan.Description}; {(request.Template.IsConstant ? "one request, encoded once" : "a request rendered per call")}[/]");
         if (request.ShowReply)
         {
@@ -27,7 +27,7 @@ internal static class CallSetup
 
     private static async Task ShowReplyAsync(IAnsiConsole console, CallPlan plan, ServiceTarget target, CancellationToken cancellationToken)
     {
-        using var client = plan.NewClient(target.Address);
+        using var client = plan.NewClient(target.ServiceAddress);
         using var bounded = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         bounded.CancelAfter(ShowReplyBound);
         try

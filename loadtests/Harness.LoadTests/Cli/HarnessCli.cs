@@ -16,29 +16,35 @@ namespace Harness.LoadTests.Cli;
 internal static class HarnessCli
 {
     /// <summary>Parses and runs <paramref name="args"/>; a command line that does not parse gets one line and exit code 2, not the help.</summary>
+    /// <param name="scenarios">A user's own scenarios (<see cref="HarnessApp"/>), which replace the harness's operations; empty for <c>harness</c>.</param>
     public static Task<int> InvokeAsync(
-        IAnsiConsole console, string[] args, InvocationConfiguration? configuration = null, CancellationToken cancellationToken = default)
+        IAnsiConsole console,
+        string[] args,
+        InvocationConfiguration? configuration = null,
+        CancellationToken cancellationToken = default,
+        IReadOnlyList<Engine.Scenario>? scenarios = null)
     {
-        var parse = Create(console).Parse(args);
+        var parse = Create(console, scenarios ?? []).Parse(args);
         return ParseErrors.Describe(parse) is { } error
             ? Task.FromResult(Usage(console, error))
             : parse.InvokeAsync(configuration, cancellationToken);
     }
 
-    public static RootCommand Create(IAnsiConsole console)
+    public static RootCommand Create(IAnsiConsole console, IReadOnlyList<Engine.Scenario>? scenarios = null)
     {
+        scenarios ??= [];
         var root = new RootCommand(
             "Load-tests the Harness sample services in each scheduling mode and writes a comparison report. " +
             "With no command, runs the embedded default: the stub and both services started locally, every mode in turn.");
 
-        var rootOptions = new RunCommandOptions();
+        var rootOptions = new RunCommandOptions { UserScenarios = scenarios };
         rootOptions.AddTo(root);
         var rootAgent = new AgentCommandOptions();
         rootAgent.AddTo(root);
         root.SetAction((parse, ct) => RunAsync(console, rootOptions, rootAgent, parse, ct));
 
         var run = new Command("run", "Run the scenarios against local services (default) or --target services, then write the report.");
-        var runOptions = new RunCommandOptions();
+        var runOptions = new RunCommandOptions { UserScenarios = scenarios };
         runOptions.AddTo(run);
         var runAgent = new AgentCommandOptions();
         runAgent.AddTo(run);
@@ -131,9 +137,9 @@ internal static class HarnessCli
 
     /// <summary>The services a run loads: <c>--target</c>s, else local ones started mode by mode.</summary>
     internal static ITargetProvider TargetsFor(IAnsiConsole console, RunOptions run) =>
-        run.Targets.Count > 0
-            ? new ExternalTargets(run.Targets)
-            : new LocalTargets(run.Stacks, message => console.MarkupLineInterpolated($"[grey]{message}[/]"));
+        run.Targets.Count > 0 ? new ExternalTargets(run.Targets)
+        : run.UserScenarios.Count > 0 ? new NoTargets()
+        : new LocalTargets(run.Stacks, message => console.MarkupLineInterpolated($"[grey]{message}[/]"));
 
     private static async Task<int> MatrixAsync(IAnsiConsole console, MatrixCommandOptions options, ParseResult parse, CancellationToken cancellationToken)
     {

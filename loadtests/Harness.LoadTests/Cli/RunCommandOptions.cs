@@ -62,6 +62,9 @@ internal sealed class RunCommandOptions
     /// <summary>How each series is measured: <c>--warm-up</c>, <c>--backoff</c>.</summary>
     public MeasurementOptions Measurement { get; } = new();
 
+    /// <summary>The scenarios of a user's own app (<c>HarnessApp.RunAsync</c>): they replace the harness's operations.</summary>
+    public IReadOnlyList<Engine.Scenario> UserScenarios { get; init; } = [];
+
     /// <summary>Any method or operation of a running service: <c>--call</c>, <c>--data</c>, <c>--proto</c>, <c>--wsdl</c>…</summary>
     public CallOptions Calls { get; } = new();
 
@@ -107,7 +110,7 @@ internal sealed class RunCommandOptions
         }
 
         var stacks = List(parse.GetValue(Stacks)!, "--stacks", Harness.LoadTests.Targets.Stacks.All);
-        var operations = List(parse.GetValue(Operations)!, "--operations", Scenarios.Operations.All);
+        var operations = UserScenarios.Count > 0 ? [] : List(parse.GetValue(Operations)!, "--operations", Scenarios.Operations.All);
         var label = parse.GetValue(ModeLabel)!;
         var targets = (parse.GetValue(Targets) ?? []).Select(t => Guard(() => ExternalTargets.Parse(t, label))).ToList();
         IReadOnlyList<string> modes;
@@ -129,10 +132,32 @@ internal sealed class RunCommandOptions
                 throw new UsageException("--target names no stack listed in --stacks.");
             }
         }
+        else if (UserScenarios.Count > 0)
+        {
+            // No service to start: the scenarios' steps know where they send. --modes labels repetitions (an A/A run).
+            stacks = [Harness.LoadTests.Targets.Stacks.Scenario];
+            modes = parse.GetResult(Modes) is { Implicit: false }
+                ? [.. SplitList(parse.GetValue(Modes)!).Select(m => ExternalTargets.IsLabel(m) ? m : throw new UsageException(
+                    $"--modes '{m}': without --target a mode is a label (letters, digits, '-', '_', at most 40)."))]
+                : [parse.GetResult(ModeLabel) is { Implicit: false } ? label : "default"];
+        }
         else
         {
             // Duplicates kept: --modes threadpool,threadpool runs threadpool twice.
             modes = List(parse.GetValue(Modes)!, "--modes", SchedulingOptions.ModeNames.Keys.ToList(), distinct: false);
+        }
+
+        if (UserScenarios.Count > 0)
+        {
+            // An app's scenarios are its operations; --operations picks some of them.
+            var names = UserScenarios.Select(s => s.Name).ToList();
+            operations = parse.GetResult(Operations) is { Implicit: false }
+                ? [.. List(parse.GetValue(Operations)!, "--operations", names).Select(p => names.First(n => string.Equals(n, p, StringComparison.OrdinalIgnoreCase)))]
+                : names;
+            if (parse.GetResult(Calls.Call) is { Implicit: false })
+            {
+                throw new UsageException($"--call loads one method instead of scenarios; this app runs its own scenarios ({string.Join(", ", names)}).");
+            }
         }
 
         // --call loads one method of the targets' stack, named as an operation is in series ids.
@@ -152,7 +177,7 @@ internal sealed class RunCommandOptions
         var settings = new OperationSettings(
             parse.GetValue(Iterations), parse.GetValue(Fanout), parse.GetValue(DelayMs), parse.GetValue(Style)!, parse.GetValue(Parallelism));
         ValidateSettings(settings);
-        if (DescriptorBudget.Check(stacks, operations, settings, profile.PeakUsers, localServices: targets.Count == 0, DescriptorBudget.ProcessLimit()) is { } tooMany)
+        if (DescriptorBudget.Check(stacks, operations, settings, profile.PeakUsers, localServices: targets.Count == 0 && UserScenarios.Count == 0, DescriptorBudget.ProcessLimit()) is { } tooMany)
         {
             throw new UsageException(tooMany);
         }
@@ -181,6 +206,7 @@ internal sealed class RunCommandOptions
             Live = parse.GetValue(Live),
             EffectiveConfig = RunConfigFile.Effective(parse, this),
             CallRequest = call,
+            UserScenarios = [.. UserScenarios.Where(s => operations.Contains(s.Name))],
         };
     }
 

@@ -49,16 +49,17 @@ internal static class Calibration
     }
 
     /// <summary>
-    /// Compute's ideal, and a <c>--call</c>'s: waits (bounded) until the service executes nothing, then makes lone calls
+    /// Compute's ideal, and a <c>--call</c>'s or a user scenario's: waits (bounded) until the service executes nothing, then makes lone calls
     /// (<paramref name="call"/>), one after another:
     /// <see cref="WarmCalls"/> discarded, then until the median of the last five moves less than 5 % from the five
     /// before (<see cref="StableMedian"/>), at most <see cref="MaxCalls"/> calls and <see cref="TimeBound"/>.
     /// </summary>
     /// <param name="cpuBound">The call is all CPU (Compute), so cores ÷ its time is the ideal throughput; else none is given.</param>
     public static async Task<Ideal> MeasureLoneCallsAsync(
-        Func<CancellationToken, Task> call, bool cpuBound, HttpClient http, Uri metricsAddress, CancellationToken cancellationToken)
+        Func<CancellationToken, Task> call, bool cpuBound, HttpClient http, Uri? metricsAddress, CancellationToken cancellationToken)
     {
-        var busy = await WaitQuietAsync(http, metricsAddress, cancellationToken);
+        // A scenario of the user's own without a target has no counters to wait on.
+        var busy = metricsAddress is null ? null : await WaitQuietAsync(http, metricsAddress, cancellationToken);
         var median = new StableMedian();
         var clock = Stopwatch.StartNew();
         var calls = 0;

@@ -24,9 +24,13 @@ internal static class ClientWarmUp
     {
         foreach (var target in targets)
         {
-            if (options.Call is not null)
+            if (options.Call is not null || options.UserScenarios.Count > 0)
             {
-                await CallAsync(target, options, cancellationToken);
+                foreach (var operation in options.Operations)
+                {
+                    await CallAsync(target, operation, options, cancellationToken);
+                }
+
                 continue;
             }
 
@@ -50,10 +54,10 @@ internal static class ClientWarmUp
         }
     }
 
-    /// <summary>A <c>--call</c>: the call itself, as its first request would send it.</summary>
-    private static async Task CallAsync(ServiceTarget target, RunOptions options, CancellationToken cancellationToken)
+    /// <summary>A <c>--call</c> or a user scenario: the call itself, as its first request would send it.</summary>
+    private static async Task CallAsync(ServiceTarget target, string operation, RunOptions options, CancellationToken cancellationToken)
     {
-        using var calls = SeriesCalls.For(options.Operations[0], target, options);
+        using var calls = SeriesCalls.For(operation, target, options);
         try
         {
             for (var round = 0; round < Rounds; round++)

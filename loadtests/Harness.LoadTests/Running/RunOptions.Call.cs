@@ -1,4 +1,5 @@
 using Harness.LoadTests.Calls;
+using Harness.LoadTests.Engine;
 
 namespace Harness.LoadTests.Running;
 
@@ -9,4 +10,7 @@ internal sealed partial record RunOptions
 
     /// <summary><see cref="CallRequest"/> resolved against the first target before any load (<see cref="CallResolver"/>).</summary>
     public CallPlan? Call { get; init; }
+
+    /// <summary>The scenarios of the user's own app (<c>HarnessApp.RunAsync</c>), which are the run's operations; empty for <c>harness</c> itself.</summary>
+    public IReadOnlyList<Scenario> UserScenarios { get; init; } = [];
 }

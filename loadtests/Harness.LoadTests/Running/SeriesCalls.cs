@@ -7,9 +7,10 @@ using Harness.LoadTests.Targets;
 namespace Harness.LoadTests.Running;
 
 /// <summary>
-/// What a series sends, and through which client: one of the harness's own operations over its typed client, or a
-/// <c>--call</c> over a byte-level one. Everything else about a series (the load, the recording, the ideal measured
-/// with lone calls after the load) is the same for both.
+/// What a series sends, and through which client: one of the harness's own operations over its typed client, a
+/// <c>--call</c> over a byte-level one, or a scenario of the user's own (<c>HarnessApp</c>) with whatever its step
+/// calls. Everything else about a series (the load, the recording, the ideal measured with lone calls after the load)
+/// is the same for all three.
 /// </summary>
 internal abstract class SeriesCalls : IDisposable
 {
@@ -23,7 +24,9 @@ internal abstract class SeriesCalls : IDisposable
     public abstract bool IsCpuBound { get; }
 
     public static SeriesCalls For(string operation, ServiceTarget target, RunOptions options) =>
-        options.Call is { } call ? new AnyCall(call, target) : new OwnOperation(operation, target, options.Settings);
+        options.UserScenarios.FirstOrDefault(s => s.Name == operation) is { } scenario ? new UserScenario(scenario, target)
+        : options.Call is { } call ? new AnyCall(call, target)
+        : new OwnOperation(operation, target, options.Settings);
 
     public abstract Scenario Scenario(string name, IReadOnlyList<LoadSimulation> stages, FirstFailures firstFailures);
 
@@ -55,7 +58,7 @@ internal abstract class SeriesCalls : IDisposable
 
     private sealed class AnyCall(CallPlan call, ServiceTarget target) : SeriesCalls
     {
-        private readonly ICallClient _client = call.NewClient(target.Address);
+        private readonly ICallClient _client = call.NewClient(target.ServiceAddress);
 
         public override IReadOnlyDictionary<string, string> Parameters => call.Parameters;
 
@@ -69,5 +72,32 @@ internal abstract class SeriesCalls : IDisposable
         public override Task LoneCallAsync(CancellationToken cancellationToken) => _client.SendAsync(call.Body.For(1, 1), cancellationToken);
 
         public override void Dispose() => _client.Dispose();
+    }
+
+    private sealed class UserScenario(Scenario scenario, ServiceTarget target) : SeriesCalls
+    {
+        public override IReadOnlyDictionary<string, string> Parameters { get; } = new Dictionary<string, string>();
+
+        public override Ideal? IdealByConstruction => null;
+
+        public override bool IsCpuBound => false;
+
+        // The step sees the series' target, so that one scenario loads each mode's service in turn.
+        public override Scenario Scenario(string name, IReadOnlyList<LoadSimulation> stages, FirstFailures firstFailures) =>
+            GuardedStep.Create(name, stages, firstFailures, context => scenario.Run(context with { Target = target.Address }));
+
+        public override async Task LoneCallAsync(CancellationToken cancellationToken)
+        {
+            var result = await scenario.Run(new ScenarioContext(0, 0, cancellationToken) { Target = target.Address });
+            if (!result.IsSuccess)
+            {
+                throw new InvalidOperationException($"{scenario.Name} failed with {result.StatusCode}");
+            }
+        }
+
+        public override void Dispose()
+        {
+            // The step's clients are the user's to dispose.
+        }
     }
 }

@@ -30,7 +30,7 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             target.Stack,
             series.Operation,
             target.Mode,
-            target.Address.ToString(),
+            target.Address?.ToString() ?? "none",
             run.LoadModel,
             calls.Parameters,
             offset,
@@ -45,9 +45,10 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
 
         run.Progress.Tracker.StartSeries(series.Index, seriesId);
         using var watching = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        var scraper = options.Agent?.Scrapes ?? true
-            ? new ServerScraper(run.ScrapeHttp, run.Recorder, offset, run.Progress.Tracker, mayHaveNone: options.Call is not null && target.MetricsGuessed)
-                .RunAsync(seriesId, target.MetricsAddress, watching.Token)
+        var notOurs = options.Call is not null || options.UserScenarios.Count > 0;
+        var scraper = (options.Agent?.Scrapes ?? true) && target.MetricsAddress is { } metricsAddress
+            ? new ServerScraper(run.ScrapeHttp, run.Recorder, offset, run.Progress.Tracker, mayHaveNone: notOurs && target.MetricsGuessed)
+                .RunAsync(seriesId, metricsAddress, watching.Token)
             : Task.CompletedTask;
         var runnerSampler = RunnerSampler.RunAsync(run.Recorder, seriesId, watching.Token);
         var watcher = run.Watcher?.WatchAsync(target, new SeriesWatch(seriesId, run.Recorder, offset, run.Clock), watching.Token) ?? Task.CompletedTask;

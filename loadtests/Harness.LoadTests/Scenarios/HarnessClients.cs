@@ -7,5 +7,5 @@ namespace Harness.LoadTests.Scenarios;
 internal static class HarnessClients
 {
     public static IHarnessClient For(ServiceTarget target) =>
-        target.Stack == Stacks.Soap ? new HarnessSoapClient(target.Address) : new HarnessGrpcClient(target.Address);
+        target.Stack == Stacks.Soap ? new HarnessSoapClient(target.ServiceAddress) : new HarnessGrpcClient(target.ServiceAddress);
 }

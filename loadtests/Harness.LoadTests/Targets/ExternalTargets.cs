@@ -54,7 +54,7 @@ internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : IT
     }
 
     // A mode becomes part of series ids and file names (docs/raw-format.md).
-    private static bool IsLabel(string text) =>
+    internal static bool IsLabel(string text) =>
         text.Length is > 0 and <= 40 && text.All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_');
 
     private static bool TryHttpUri(string text, out Uri uri) =>

@@ -125,7 +125,7 @@ internal static class RunnerChecks
     {
         var errors = new List<string>();
         var what = $"{where}: --target {target.Stack}={target.Address} (mode {target.Mode})";
-        var (workload, container, port) = Reach(manifests, target.Address);
+        var (workload, container, port) = Reach(manifests, target.ServiceAddress);
         if (workload is null || container is null)
         {
             return [$"{what} is not a Service port of this render that reaches a Deployment"];
@@ -151,7 +151,7 @@ internal static class RunnerChecks
             errors.Add($"{what} reaches container port {port}, not its Listen__Port {Ports.Env(container, Ports.ListenPort)}");
         }
 
-        var (metricsWorkload, _, metricsPort) = Reach(manifests, target.MetricsAddress);
+        var (metricsWorkload, _, metricsPort) = Reach(manifests, target.MetricsAddress!);
         var expected = Ports.Env(container, Ports.MetricsPort);
         if (metricsWorkload != workload || metricsPort is null || metricsPort != expected)
         {
@@ -199,13 +199,13 @@ internal static class RunnerChecks
         {
             // Kestrel's /healthz port: before the load the services are idle, so it answers at once, and it shows that
             // the port the load will use is up. Service ports equal the container ports they reach (StackChecks.Service).
-            var (_, container, _) = Reach(manifests, target.Address);
+            var (_, container, _) = Reach(manifests, target.ServiceAddress);
             if (container is null)
             {
                 continue;
             }
 
-            expected.Add($"{target.Address.Host}:{Ports.Health(container)}");
+            expected.Add($"{target.ServiceAddress.Host}:{Ports.Health(container)}");
             if (Ports.Env(container, "ThirdParty__BaseAddress") is { } stub && Uri.TryCreate(stub, UriKind.Absolute, out var stubUri))
             {
                 expected.Add($"{stubUri.Host}:{stubUri.Port}");

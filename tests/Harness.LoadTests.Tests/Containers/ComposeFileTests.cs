@@ -58,14 +58,14 @@ public sealed class ComposeFileTests
             .ToList();
 
         // Assert: one target per service, of its stack and mode, on its port; its metrics where the service serves them.
-        Assert.Equal(RpcServiceNames().Order(StringComparer.Ordinal), targets.Select(t => t.Address.Host).Order(StringComparer.Ordinal));
+        Assert.Equal(RpcServiceNames().Order(StringComparer.Ordinal), targets.Select(t => t.ServiceAddress.Host).Order(StringComparer.Ordinal));
         Assert.All(targets, target =>
         {
-            var service = target.Address.Host;
+            var service = target.ServiceAddress.Host;
             Assert.Equal($"harness/{target.Stack}", Image(service).Split(':')[0]);
             Assert.Equal(EnvironmentOf(service)["Scheduling__Mode"], target.Mode);
-            Assert.Equal(ListenPortOf(service), target.Address.Port);
-            Assert.Equal($"http://{service}:{MetricsPortOf(service)}/", target.MetricsAddress.ToString());
+            Assert.Equal(ListenPortOf(service), target.ServiceAddress.Port);
+            Assert.Equal($"http://{service}:{MetricsPortOf(service)}/", target.MetricsAddress!.ToString());
         });
     }
 

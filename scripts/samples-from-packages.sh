@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Builds samples/ the way a user's project outside this repository is built: against the packages scripts/pack.sh
+# made, through a package source of their own, with no project reference into the repository. Then, unless
+# --no-run, starts the OrderService sample (built from the Harness.Scheduling.AspNetCore package) on loopback and runs
+# the OrderLoad sample (built from the Harness.LoadTests package) against it for a few seconds.
+# Usage: scripts/samples-from-packages.sh [--packages DIR] [--no-run]
+#   --packages  a folder of .nupkg files from scripts/pack.sh (default: pack the last Release build into a scratch folder)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+packages=""
+run=1
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --packages) packages=$2; shift 2 ;;
+    --no-run) run=0; shift ;;
+    *) echo "error: unknown argument '$1'; valid: --packages DIR, --no-run" >&2; exit 2 ;;
+  esac
+done
+
+scratch="$(mktemp -d)"
+service_pid=""
+cleanup() {
+  [[ -n $service_pid ]] && kill "$service_pid" 2>/dev/null && wait "$service_pid" 2>/dev/null
+  rm -rf "$scratch"
+}
+trap cleanup EXIT
+
+# A version of its own each time, so the machine's package cache never serves an older build of the same version.
+version="0.1.0-local.$(date +%s)"
+if [[ -z $packages ]]; then
+  packages="$scratch/packages"
+  "$root/scripts/pack.sh" --no-build --output "$packages" --version "$version" >/dev/null
+else
+  version="$(ls "$packages"/Harness.LoadTests.[0-9]*.nupkg | sed 's/.*Harness\.LoadTests\.//; s/\.nupkg$//' | sort -V | tail -n 1)"
+fi
+packages="$(cd "$packages" && pwd)"
+
+# Outside the repository: the samples and the build settings a user's repository would have of its own (here ours).
+mkdir -p "$scratch/repo"
+cp -r "$root/samples" "$root/Directory.Build.props" "$root/Directory.Packages.props" "$root/global.json" "$root/.editorconfig" "$scratch/repo/"
+find "$scratch/repo/samples" \( -name bin -o -name obj \) -type d -prune -exec rm -rf {} +
+cat > "$scratch/repo/NuGet.config" <<CONFIG
+<?xml version="1.0" encoding="utf-8"?>
+<configuration>
+  <packageSources>
+    <!-- The packages under test; everything else comes from the machine's own package source. -->
+    <add key="harness-packages" value="$packages" />
+  </packageSources>
+</configuration>
+CONFIG
+
+cache="${NUGET_PACKAGES:-$HOME/.nuget/packages}"
+remove_cached() { find "$cache" -maxdepth 2 -path "$cache/harness.*/$version" -type d -exec rm -rf {} + 2>/dev/null || true; }
+trap 'remove_cached; cleanup' EXIT
+
+for sample in OrderService OrderLoad; do
+  echo "building samples/$sample from the packages $version"
+  dotnet build "$scratch/repo/samples/$sample" -c Release --nologo -v quiet -warnaserror \
+    -p:UseHarnessPackages=true -p:HarnessPackageVersion="$version"
+  # The proof that the build took the package, not a project: the assets file names it as one.
+  assets="$scratch/repo/samples/$sample/obj/project.assets.json"
+  if grep -q '"type": "project"' "$assets"; then
+    echo "error: samples/$sample still references a project of the repository" >&2
+    exit 1
+  fi
+done
+[[ $run -eq 1 ]] || exit 0
+
+free_port() {
+  local port
+  for _ in $(seq 1 50); do
+    port=$((20000 + RANDOM % 40000))
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$port"; return 0; }
+  done
+  echo "error: no free loopback port found in 50 tries" >&2
+  return 1
+}
+grpc_port="$(free_port)"
+metrics_port="$(free_port)"
+out="$scratch/repo/samples"
+Scheduling__Mode=iocp ASPNETCORE_URLS="http://127.0.0.1:$grpc_port" Kestrel__EndpointDefaults__Protocols=Http2 \
+  Listen__MetricsPort="$metrics_port" Logging__LogLevel__Default=Warning \
+  dotnet "$out/OrderService/bin/Release/net10.0/OrderService.dll" >"$scratch/service.log" 2>&1 &
+service_pid=$!
+for _ in $(seq 1 60); do
+  curl -fsS "http://127.0.0.1:$metrics_port/healthz" >/dev/null 2>&1 && break
+  sleep 0.5
+done
+curl -fsS "http://127.0.0.1:$metrics_port/healthz" >/dev/null || { echo "error: OrderService did not become healthy" >&2; cat "$scratch/service.log" >&2; exit 1; }
+
+echo "running OrderLoad against OrderService (iocp) on 127.0.0.1:$grpc_port"
+dotnet "$out/OrderLoad/bin/Release/net10.0/OrderLoad.dll" run \
+  --target "grpc=http://127.0.0.1:$grpc_port,metrics=http://127.0.0.1:$metrics_port,mode=iocp" \
+  --profile quick --time-scale 0.1 --warm-up 1s --output "$scratch/reports"

@@ -1,0 +1,115 @@
+using System.Collections.Concurrent;
+using Harness.LoadTests.Engine;
+using Harness.LoadTests.Recording;
+
+namespace Harness.LoadTests.Tests;
+
+/// <summary>
+/// A user's own scenarios (<see cref="HarnessApp"/>) run by the command as its operations: a series per scenario and
+/// mode, the step's results counted as the harness counts its own, each series' target handed to the step, and the
+/// options that cannot apply refused naming what can.
+/// </summary>
+public sealed class ScenarioAppTests
+{
+    private static readonly string[] Short = ["--profile", "quick", "--time-scale", "0.1", "--warm-up", "0"];
+
+    [Fact]
+    public async Task TwoScenariosWithoutTargets_AreTwoSeriesOfOneReport_CountedByTheirResults()
+    {
+        // Arrange: one scenario that always succeeds (and says its server time), one that fails every other call.
+        var okCalls = 0L;
+        var halfCalls = 0L;
+        var ok = Scenario.Create("ok", async ctx =>
+        {
+            Interlocked.Increment(ref okCalls);
+            await Task.Delay(2, ctx.CancellationToken);
+            return StepResult.Ok(TimeSpan.FromMilliseconds(1));
+        });
+        var half = Scenario.Create("half", async ctx =>
+        {
+            await Task.Delay(2, ctx.CancellationToken);
+            return Interlocked.Increment(ref halfCalls) % 2 == 0 ? StepResult.Ok() : StepResult.Fail("TEAPOT");
+        });
+        var output = HarnessRun.TempFolder();
+
+        // Act
+        var (exitCode, text) = await HarnessRun.InvokeAsync(["run", .. Short, "--output", output], [ok, half]);
+
+        // Assert
+        Assert.True(exitCode == 0, text);
+        var run = RawRunReader.Read(HarnessRun.RunFolder(output));
+        Assert.Equal(["scenario-ok-default", "scenario-half-default"], run.Manifest.Series.Select(s => s.Id));
+        var okSeconds = run.Timelines["scenario-ok-default"];
+        var recorded = okSeconds.Sum(s => s.Requests);
+        Assert.InRange(recorded, 1, Interlocked.Read(ref okCalls));
+        Assert.Equal(0, okSeconds.Sum(s => s.Failures));
+        Assert.True(okSeconds.Any(s => s.ServerTime is { TotalCount: > 0 }), "the step's server time was not recorded");
+        var halfSeconds = run.Timelines["scenario-half-default"];
+        var failures = halfSeconds.Sum(s => s.Failures);
+        Assert.InRange(failures, 1, halfSeconds.Sum(s => s.Requests));
+        Assert.Equal(failures, halfSeconds.Sum(s => s.StatusCounts.GetValueOrDefault("TEAPOT")));
+    }
+
+    [Fact]
+    public async Task WithTargets_EachSeriesStepSeesItsOwnTarget_AndTheModesAreTheTargets()
+    {
+        // Arrange: nothing listens at either address; the step only notes where it was sent.
+        var seen = new ConcurrentDictionary<string, byte>();
+        var probe = Scenario.Create("probe", ctx =>
+        {
+            seen.TryAdd(ctx.Target?.ToString() ?? "none", 0);
+            return Task.FromResult(StepResult.Ok());
+        });
+        var output = HarnessRun.TempFolder();
+
+        // Act
+        var (exitCode, text) = await HarnessRun.InvokeAsync(
+            ["run", .. Short, "--output", output,
+             "--target", "grpc=http://127.0.0.1:1,metrics=http://127.0.0.1:1,mode=a",
+             "--target", "grpc=http://127.0.0.1:2,metrics=http://127.0.0.1:2,mode=b"],
+            [probe]);
+
+        // Assert
+        Assert.True(exitCode == 0, text);
+        var run = RawRunReader.Read(HarnessRun.RunFolder(output));
+        Assert.Equal(["grpc-probe-a", "grpc-probe-b"], run.Manifest.Series.Select(s => s.Id));
+        Assert.Equal(["http://127.0.0.1:1/", "http://127.0.0.1:2/"], seen.Keys.Order(StringComparer.Ordinal));
+    }
+
+    [Theory]
+    [InlineData("--call", "a.B/C", "--call loads one method instead of scenarios; this app runs its own scenarios (ok)")]
+    [InlineData("--operations", "compute", "--operations 'compute': valid values are ok")]
+    [InlineData("--modes", "a/b", "--modes 'a/b': without --target a mode is a label")]
+    public async Task OptionsThatCannotApply_AreRefused_NamingWhatCan(string option, string value, string expected)
+    {
+        var ok = Scenario.Create("ok", _ => Task.FromResult(StepResult.Ok()));
+
+        var (exitCode, text) = await HarnessRun.InvokeAsync(["run", .. Short, option, value, "--output", HarnessRun.TempFolder()], [ok]);
+
+        Assert.Equal(2, exitCode);
+        Assert.Contains(expected, text, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("has space")]
+    [InlineData("ok,ok2")]
+    public async Task AScenarioNameThatCannotNameASeries_IsRefusedBeforeAnything(string name)
+    {
+        var bad = Scenario.Create(name, _ => Task.FromResult(StepResult.Ok()));
+
+        var refused = await Assert.ThrowsAsync<ArgumentException>(() => HarnessApp.RunAsync(["run"], bad));
+
+        Assert.Contains($"scenario name '{name}' must be letters, digits", refused.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task TwoScenariosOfOneName_AreRefused()
+    {
+        var one = Scenario.Create("same", _ => Task.FromResult(StepResult.Ok()));
+        var two = Scenario.Create("Same", _ => Task.FromResult(StepResult.Ok()));
+
+        var refused = await Assert.ThrowsAsync<ArgumentException>(() => HarnessApp.RunAsync(["run"], one, two));
+
+        Assert.Contains("scenario name 'same' is used by 2 scenarios", refused.Message, StringComparison.Ordinal);
+    }
+}
