@@ -10,7 +10,6 @@ namespace Harness.Rpc.Soap.Tests;
 public sealed class SoapContractMismatchTests(SoapServerFixture server)
 {
     private const string Dispatcher = "http://schemas.microsoft.com/net/2005/12/windowscommunicationfoundation/dispatcher";
-    private const string AddressingNone = "http://schemas.microsoft.com/ws/2005/05/addressing/none";
     private const string InternalError = "The server was unable to process the request due to an internal error.";
 
     [Theory]
@@ -53,7 +52,7 @@ public sealed class SoapContractMismatchTests(SoapServerFixture server)
         Assert.StartsWith("The header 'Security' from the namespace 'urn:test' was not understood", reason);
         // CoreWCF deserializes before it checks headers; an unknown action fails the contract filter before any operation.
         Assert.Equal((Dispatcher, "DeserializationFailed"), (badBodyFirst.Fault().Namespace, badBodyFirst.Fault().Name));
-        Assert.Equal((AddressingNone, "ActionNotSupported"), (unknownAction.Fault().Namespace, unknownAction.Fault().Name));
+        Assert.Equal((SoapNames.AddressingNoneNamespace, "ActionNotSupported"), (unknownAction.Fault().Namespace, unknownAction.Fault().Name));
         Assert.Equal(HttpStatusCode.OK, optional.Status);
         Assert.Contains("<sum>6</sum>", optional.Body);
     }

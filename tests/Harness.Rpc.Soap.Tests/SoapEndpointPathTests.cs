@@ -10,7 +10,6 @@ namespace Harness.Rpc.Soap.Tests;
 [Collection(SoapServerCollection.Name)]
 public sealed class SoapEndpointPathTests(SoapServerFixture server)
 {
-    private const string AddressingNone = "http://schemas.microsoft.com/ws/2005/05/addressing/none";
     private const string ComputeBody = "<Compute xmlns=\"http://tempuri.org/\"><iterations>3</iterations></Compute>";
 
     [Theory]
@@ -36,7 +35,7 @@ public sealed class SoapEndpointPathTests(SoapServerFixture server)
 
         Assert.Equal(HttpStatusCode.InternalServerError, response.Status);
         (string ns, string code, string reason) = response.Fault();
-        Assert.Equal((AddressingNone, "DestinationUnreachable"), (ns, code));
+        Assert.Equal((SoapNames.AddressingNoneNamespace, SoapNames.DestinationUnreachable), (ns, code));
         Assert.Equal(
             $"The message with To '{new Uri(server.BaseAddress, path)}' cannot be processed at the receiver, due to an AddressFilter " +
             "mismatch at the EndpointDispatcher.  Check that the sender and receiver's EndpointAddresses agree.",
