@@ -108,7 +108,7 @@ internal sealed partial class SoapEndpointDispatcher
 
         using XmlDictionaryReader reader = opened;
         // CoreWCF's endpoint filter: the address first (DestinationUnreachable), then the contract, whose filter is the
-        // operations' actions (ActionNotSupported); a message neither matches never reaches an operation, so its
+        // operations' actions (ActionNotSupported); a message failing either never reaches an operation, so its
         // mandatory headers are not looked at.
         if (!_address.Matches(context.Request.Path))
         {
