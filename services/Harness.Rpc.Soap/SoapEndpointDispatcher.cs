@@ -10,7 +10,8 @@ namespace Harness.Rpc.Soap;
 
 /// <summary>
 /// Serves one endpoint, in the order CoreWCF's HTTP transport and dispatcher do: the HTTP input (400 without a body,
-/// 415, 413; see <see cref="SoapHttpInput"/>), envelope and headers (400), action (ActionNotSupported fault), then, on
+/// 415, 413; see <see cref="SoapHttpInput"/>), envelope and headers (400), address (DestinationUnreachable fault; see
+/// <see cref="SoapEndpointAddress"/>), action (ActionNotSupported fault), then, on
 /// the dispatch synchronization context if there is one, deserialization (DeserializationFailed or, for a body that is
 /// not the request, InternalServiceFault), mandatory headers (InternalServiceFault), invocation and reply serialization.
 /// </summary>
@@ -19,13 +20,15 @@ internal sealed partial class SoapEndpointDispatcher
     private readonly IReadOnlyDictionary<string, SoapOperation> _operations;
     private readonly SoapHttpInput _input;
     private readonly SoapMetadataEndpoint? _metadata;
+    private readonly SoapEndpointAddress _address;
     private readonly XmlDictionaryReaderQuotas _quotas;
     private readonly bool _includeExceptionDetailInFaults;
     private readonly Lazy<SynchronizationContext?> _synchronizationContext;
     private readonly ILogger _logger;
 
-    public SoapEndpointDispatcher(SoapContract contract, SoapEndpointOptions options, IServiceProvider services, ILogger logger)
+    public SoapEndpointDispatcher(SoapEndpointAddress address, SoapContract contract, SoapEndpointOptions options, IServiceProvider services, ILogger logger)
     {
+        _address = address;
         _quotas = options.CreateReaderQuotas();
         // Buffered transfer keeps the whole message in one array, as WCF's buffered mode does.
         _input = new SoapHttpInput((int)Math.Min(options.MaxReceivedMessageSize, Array.MaxLength - 1));
@@ -44,8 +47,10 @@ internal sealed partial class SoapEndpointDispatcher
 
     public async Task HandleAsync(HttpContext context)
     {
-        // CoreWCF's metadata and debug behaviors answer GET; any other method, and a GET they leave, is a SOAP request.
-        if (_metadata is not null && HttpMethods.IsGet(context.Request.Method) && await _metadata.TryServeAsync(context).ConfigureAwait(false))
+        // CoreWCF's metadata and debug behaviors answer GET at the endpoint's own path; any other method, any other
+        // path below it, and a GET they leave, is a SOAP request.
+        if (_metadata is not null && HttpMethods.IsGet(context.Request.Method) && _address.IsMetadataPath(context.Request.Path)
+            && await _metadata.TryServeAsync(context).ConfigureAwait(false))
         {
             return;
         }
@@ -102,15 +107,18 @@ internal sealed partial class SoapEndpointDispatcher
         }
 
         using XmlDictionaryReader reader = opened;
+        // CoreWCF's endpoint filter: the address first (DestinationUnreachable), then the contract, whose filter is the
+        // operations' actions (ActionNotSupported); a message failing either never reaches an operation, so its
+        // mandatory headers are not looked at.
+        if (!_address.Matches(context.Request.Path))
+        {
+            LogAddressNotMatched(_logger, context.Request.Path);
+            return Reply.Fault(SoapFault.DestinationUnreachable(SoapEndpointAddress.ToHeaderOf(context.Request)));
+        }
+
         string? action = SoapHttpInput.ParseSoapAction(context.Request.Headers[SoapNames.SoapActionHeader]);
         if (action is null || !_operations.TryGetValue(action, out SoapOperation? operation))
         {
-            // CoreWCF's unhandled-action operation checks mandatory headers too, before its invoker raises ActionNotSupported.
-            if (envelope.NotUnderstood is { } header)
-            {
-                return HeaderNotUnderstood(action ?? "", header);
-            }
-
             LogActionNotSupported(_logger, context.Request.Path, action);
             return Reply.Fault(SoapFault.ActionNotSupported(action));
         }
@@ -263,6 +271,9 @@ internal sealed partial class SoapEndpointDispatcher
 
     [LoggerMessage(Level = LogLevel.Debug, Message = "SOAP request to {Path} rejected with HTTP {StatusCode}: {Reason}")]
     private static partial void LogRejected(ILogger logger, PathString path, int statusCode, string reason);
+
+    [LoggerMessage(Level = LogLevel.Debug, Message = "SOAP request to {Path} is below the endpoint but not at its address")]
+    private static partial void LogAddressNotMatched(ILogger logger, PathString path);
 
     [LoggerMessage(Level = LogLevel.Debug, Message = "SOAP request to {Path} has action '{Action}', which the contract does not have")]
     private static partial void LogActionNotSupported(ILogger logger, PathString path, string? action);

@@ -164,13 +164,10 @@ internal static class SoapEnvelope
         reader.MoveToContent();
         while (reader.NodeType == XmlNodeType.Element)
         {
-            // This endpoint understands no header, so any mandatory one addressed to it (no actor, or the "next"
-            // actor) fails the message, as WCF's ValidateMustUnderstand does.
-            string? mustUnderstand = reader.GetAttribute("mustUnderstand", SoapNames.EnvelopeNamespace);
-            string? actor = reader.GetAttribute("actor", SoapNames.EnvelopeNamespace);
-            if (notUnderstood is null
-                && (mustUnderstand == "1" || mustUnderstand == "true")
-                && (string.IsNullOrEmpty(actor) || actor == SoapNames.NextActor))
+            // This endpoint understands no header, so any mandatory one fails the message. CoreWCF's
+            // MessageHeaders.GetHeadersNotUnderstood takes every mandatory header not understood, whatever its actor:
+            // a header for another actor (or none, or "next") fails it too.
+            if (IsMandatory(reader.GetAttribute("mustUnderstand", SoapNames.EnvelopeNamespace)) && notUnderstood is null)
             {
                 notUnderstood = new XmlQualifiedName(reader.LocalName, reader.NamespaceURI);
             }
@@ -182,6 +179,32 @@ internal static class SoapEnvelope
         reader.ReadEndElement();
         reader.MoveToContent();
         return notUnderstood;
+    }
+
+    /// <summary>
+    /// CoreWCF's MessageHeader.ToBoolean: "1", "0", "true" and "false" as they are, then what XmlConvert.ToBoolean reads
+    /// (surrounding whitespace allowed); anything else is an XmlException, which makes the message unreadable (a 400).
+    /// </summary>
+    private static bool IsMandatory(string? mustUnderstand)
+    {
+        if (mustUnderstand is null)
+        {
+            return false;
+        }
+
+        try
+        {
+            return mustUnderstand switch
+            {
+                "1" or "true" => true,
+                "0" or "false" => false,
+                _ => XmlConvert.ToBoolean(mustUnderstand),
+            };
+        }
+        catch (FormatException e)
+        {
+            throw new XmlException(e.Message, e);
+        }
     }
 
     private static void SkipSiblings(XmlDictionaryReader reader)

@@ -35,4 +35,11 @@ internal sealed record SoapFault(XmlQualifiedName Code, string Reason, SoapExcep
             "The formatter threw an exception while trying to deserialize the message: Error in deserializing body of " +
             $"request message for operation '{operation}'. {exception.Message}",
             includeExceptionDetail ? new SoapExceptionDetail(exception) : null);
+
+    // WCF's SFxNoEndpointMatchingAddress, for a message to a path below the endpoint that is not the endpoint's own.
+    public static SoapFault DestinationUnreachable(string to) =>
+        new(
+            new XmlQualifiedName(SoapNames.DestinationUnreachable, SoapNames.AddressingNoneNamespace),
+            $"The message with To '{to}' cannot be processed at the receiver, due to an AddressFilter mismatch at the " +
+            "EndpointDispatcher.  Check that the sender and receiver's EndpointAddresses agree.");
 }

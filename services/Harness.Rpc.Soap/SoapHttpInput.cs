@@ -34,7 +34,7 @@ internal sealed class SoapHttpInput(int maxReceivedMessageSize)
         RaiseServerBodyLimit(context);
         int capacity = declared is long known
             ? (int)Math.Min(known, maxReceivedMessageSize)
-            : Math.Min(InitialChunkedBufferSize, maxReceivedMessageSize + 1);
+            : Math.Min(InitialChunkedBufferSize, maxReceivedMessageSize);
         byte[] buffer = ArrayPool<byte>.Shared.Rent(Math.Max(capacity, 1));
         try
         {
@@ -49,7 +49,7 @@ internal sealed class SoapHttpInput(int maxReceivedMessageSize)
                 }
             }
 
-            if (!TryGetEncoding(request.ContentType, out Encoding? encoding))
+            if (!SoapContentType.IsSupported(request.ContentType))
             {
                 return Fail(buffer, HttpInputResult.Reject(
                     HttpStatusCode.UnsupportedMediaType, $"content type '{request.ContentType}' is not '{SoapNames.ContentType}'"));
@@ -63,14 +63,16 @@ internal sealed class SoapHttpInput(int maxReceivedMessageSize)
 
             while (declared is null || length < declared)
             {
-                if (length > maxReceivedMessageSize)
+                // CoreWCF buffers a chunked body in a buffer of MaxBufferSize (MaxReceivedMessageSize when buffered) and
+                // fails as soon as it is full, before looking for the end: a chunked body of exactly the limit is refused.
+                if (declared is null && length >= maxReceivedMessageSize)
                 {
                     return Fail(buffer, ChunkedTooLarge());
                 }
 
                 if (length == buffer.Length)
                 {
-                    buffer = Grow(buffer, length, (int)Math.Min(2L * buffer.Length, maxReceivedMessageSize + 1L));
+                    buffer = Grow(buffer, length, (int)Math.Min(2L * buffer.Length, maxReceivedMessageSize));
                 }
 
                 int read = await request.Body.ReadAsync(buffer.AsMemory(length), context.RequestAborted).ConfigureAwait(false);
@@ -82,9 +84,10 @@ internal sealed class SoapHttpInput(int maxReceivedMessageSize)
                 length += read;
             }
 
-            return length > maxReceivedMessageSize
-                ? Fail(buffer, ChunkedTooLarge())
-                : new HttpInputResult(buffer, length, encoding, null, null);
+            // The charset is made out only now, when CoreWCF's encoder reads the message; failing here is its ProtocolException.
+            return SoapContentType.TryGetEncoding(request.ContentType!, out Encoding? encoding)
+                ? new HttpInputResult(buffer, length, encoding, null, null)
+                : Fail(buffer, HttpInputResult.Reject(HttpStatusCode.BadRequest, $"the charset of content type '{request.ContentType}' cannot be made out"));
         }
         catch (BadHttpRequestException e) when (declared is null && e.StatusCode == StatusCodes.Status413PayloadTooLarge)
         {
@@ -100,32 +103,6 @@ internal sealed class SoapHttpInput(int maxReceivedMessageSize)
         {
             return Fail(buffer, HttpInputResult.Aborted);
         }
-    }
-
-    /// <summary>Accepts text/xml with UTF-8 or UTF-16, as WCF's SOAP 1.1 text encoder does; no charset means detect it.</summary>
-    internal static bool TryGetEncoding(string? contentType, out Encoding? encoding)
-    {
-        encoding = null;
-        if (!MediaTypeHeaderValue.TryParse(contentType, out MediaTypeHeaderValue? parsed)
-            || !string.Equals(parsed.MediaType, SoapNames.MediaType, StringComparison.OrdinalIgnoreCase))
-        {
-            return false;
-        }
-
-        string? charset = parsed.CharSet?.Trim('"');
-        if (string.IsNullOrEmpty(charset))
-        {
-            return true;
-        }
-
-        encoding = charset.ToUpperInvariant() switch
-        {
-            "UTF-8" => Encoding.UTF8,
-            "UTF-16" or "UTF-16LE" or "UNICODE" => Encoding.Unicode,
-            "UTF-16BE" or "UNICODEFFFE" => Encoding.BigEndianUnicode,
-            _ => null,
-        };
-        return encoding is not null;
     }
 
     /// <summary>Unquotes and URL-decodes the SOAPAction header, as CoreWCF's HttpInput does; null when absent.</summary>

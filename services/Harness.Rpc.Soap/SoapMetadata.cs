@@ -1,3 +1,5 @@
+using System.Globalization;
+using System.Xml;
 using System.Xml.Linq;
 using System.Xml.Schema;
 
@@ -24,6 +26,7 @@ internal sealed class SoapMetadata
     private readonly XNamespace _tns;
     private readonly IReadOnlyList<SoapOperation> _operations;
     private readonly IReadOnlyList<XElement> _schemas;
+    private readonly Dictionary<(SoapOperation Operation, bool Input), WsdlMessage> _messages = [];
 
     /// <exception cref="InvalidOperationException">The contract has no namespace, or its schemas conflict.</exception>
     public SoapMetadata(string contractName, string contractNamespace, IReadOnlyList<SoapOperation> operations)
@@ -36,7 +39,9 @@ internal sealed class SoapMetadata
         _contractName = contractName;
         _tns = contractNamespace;
         _operations = operations;
-        _schemas = SoapSchemaExporter.Export(contractName, contractNamespace, operations);
+        SoapSchemas schemas = SoapSchemaExporter.Export(contractName, contractNamespace, operations);
+        _schemas = schemas.Schemas;
+        NameMessages(schemas.TypedWrappers);
         ServiceName = ServiceNameOf(contractName);
     }
 
@@ -150,13 +155,66 @@ internal sealed class SoapMetadata
         return -1;
     }
 
-    private string MessageName(SoapOperation operation, string direction) => $"{_contractName}_{operation.Name}_{direction}Message";
+    /// <summary>
+    /// Names the WSDL messages as CoreWCF's MessageContractExporter.GetMessageName does: a message contract's after its
+    /// type (NamingHelper.TypeName), which also names the operation's input or output (WsdlExporter's
+    /// CreateWsdlOperationMessage and its binding's counterpart); any other <c>{Contract}_{operation}_Input/OutputMessage</c>
+    /// with no such name. A name already taken gets 1, 2, … appended (NamingHelper.GetUniqueName).
+    /// </summary>
+    private void NameMessages(IReadOnlySet<string> typedWrappers)
+    {
+        var taken = new HashSet<string>(StringComparer.Ordinal);
+        foreach (SoapOperation operation in _operations)
+        {
+            foreach (bool input in (bool[])[true, false])
+            {
+                string wrapper = WrapperOf(operation, input);
+                Type type = input ? operation.RequestType : operation.ResponseType;
+                string? typeName = typedWrappers.Contains(wrapper) ? XmlName(TypeName(type)) : null;
+                string name = typeName ?? $"{_contractName}_{operation.Name}_{(input ? "Input" : "Output")}Message";
+                string unique = name;
+                for (int i = 1; !taken.Add(unique); i++)
+                {
+                    unique = name + i.ToString(CultureInfo.InvariantCulture);
+                }
+
+                _messages[(operation, input)] = new WsdlMessage(unique, typeName, wrapper);
+            }
+        }
+    }
+
+    /// <summary>CoreWCF's NamingHelper.TypeName: generic arguments spelled out after "Of", arrays as "ArrayOf".</summary>
+    private static string TypeName(Type type)
+    {
+        if (type.IsGenericType || type.ContainsGenericParameters)
+        {
+            int end = type.Name.IndexOf('`', StringComparison.Ordinal);
+            string name = (end > 0 ? type.Name[..end] : type.Name) + "Of";
+            return type.GetGenericArguments().Aggregate(name, (current, argument) => current + "_" + TypeName(argument));
+        }
+
+        return type.IsArray ? "ArrayOf" + TypeName(type.GetElementType()!) : type.Name;
+    }
+
+    /// <summary>CoreWCF's NamingHelper.XmlName: a name that is no valid XML name is encoded.</summary>
+    private static string XmlName(string name)
+    {
+        try
+        {
+            return XmlConvert.VerifyNCName(name);
+        }
+        catch (XmlException)
+        {
+            return XmlConvert.EncodeLocalName(name)!;
+        }
+    }
+
+    private static string WrapperOf(SoapOperation operation, bool input) => operation.RequestWrapper.Name + (input ? "" : "Response");
 
     private IEnumerable<XElement> Messages(SoapOperation operation) =>
-    [
-        Message(MessageName(operation, "Input"), operation.RequestWrapper.Name),
-        Message(MessageName(operation, "Output"), operation.RequestWrapper.Name + "Response"),
-    ];
+        from input in (bool[])[true, false]
+        let message = _messages[(operation, input)]
+        select Message(message.Name, message.Element);
 
     private static XElement Message(string name, string element) => new(
         Wsdl + "message",
@@ -166,13 +224,27 @@ internal sealed class SoapMetadata
     private XElement PortTypeOperation(SoapOperation operation) => new(
         Wsdl + "operation",
         new XAttribute("name", operation.Name),
-        new XElement(Wsdl + "input", new XAttribute(Wsaw + "Action", operation.Action), new XAttribute("message", "tns:" + MessageName(operation, "Input"))),
-        new XElement(Wsdl + "output", new XAttribute(Wsaw + "Action", operation.Action + "Response"), new XAttribute("message", "tns:" + MessageName(operation, "Output"))));
+        OperationMessage("input", operation.Action, _messages[(operation, true)]),
+        OperationMessage("output", operation.Action + "Response", _messages[(operation, false)]));
 
-    private static XElement BindingOperation(SoapOperation operation) => new(
+    private static XElement OperationMessage(string direction, string action, WsdlMessage message) => new(
+        Wsdl + direction,
+        new XAttribute(Wsaw + "Action", action),
+        message.OperationName is { } name ? new XAttribute("name", name) : null,
+        new XAttribute("message", "tns:" + message.Name));
+
+    private XElement BindingOperation(SoapOperation operation) => new(
         Wsdl + "operation",
         new XAttribute("name", operation.Name),
         new XElement(WsdlSoap + "operation", new XAttribute("soapAction", operation.Action), new XAttribute("style", "document")),
-        new XElement(Wsdl + "input", new XElement(WsdlSoap + "body", new XAttribute("use", "literal"))),
-        new XElement(Wsdl + "output", new XElement(WsdlSoap + "body", new XAttribute("use", "literal"))));
+        MessageBinding("input", _messages[(operation, true)]),
+        MessageBinding("output", _messages[(operation, false)]));
+
+    private static XElement MessageBinding(string direction, WsdlMessage message) => new(
+        Wsdl + direction,
+        message.OperationName is { } name ? new XAttribute("name", name) : null,
+        new XElement(WsdlSoap + "body", new XAttribute("use", "literal")));
+
+    /// <summary>A WSDL message: its name, the name its operation's input or output carries (message contracts only), and its part's element.</summary>
+    private sealed record WsdlMessage(string Name, string? OperationName, string Element);
 }

@@ -5,12 +5,11 @@ internal static class SoapNames
 {
     public const string EnvelopeNamespace = "http://schemas.xmlsoap.org/soap/envelope/";
     public const string EnvelopePrefix = "s";
-    public const string NextActor = "http://schemas.xmlsoap.org/soap/actor/next";
 
     // WCF's dispatcher fault subcodes (InternalServiceFault, DeserializationFailed) live here.
     public const string DispatcherNamespace = "http://schemas.microsoft.com/net/2005/12/windowscommunicationfoundation/dispatcher";
 
-    // AddressingVersion.None's namespace, in which BasicHttpBinding reports ActionNotSupported.
+    // AddressingVersion.None's namespace, in which BasicHttpBinding reports ActionNotSupported and DestinationUnreachable.
     public const string AddressingNoneNamespace = "http://schemas.microsoft.com/ws/2005/05/addressing/none";
 
     public const string ExceptionDetailNamespace = "http://schemas.datacontract.org/2004/07/System.ServiceModel";
@@ -20,6 +19,7 @@ internal static class SoapNames
     public const string SoapActionHeader = "SOAPAction";
 
     public const string ActionNotSupported = "ActionNotSupported";
+    public const string DestinationUnreachable = "DestinationUnreachable";
     public const string InternalServiceFault = "InternalServiceFault";
     public const string DeserializationFailed = "DeserializationFailed";
     public const string MustUnderstand = "MustUnderstand";

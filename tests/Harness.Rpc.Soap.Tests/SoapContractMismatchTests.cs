@@ -50,11 +50,36 @@ public sealed class SoapContractMismatchTests(SoapServerFixture server)
         (string ns, string code, string reason) = notUnderstood.Fault();
         Assert.Equal((Dispatcher, "InternalServiceFault"), (ns, code));
         Assert.StartsWith("The header 'Security' from the namespace 'urn:test' was not understood", reason);
-        // CoreWCF deserializes before it checks headers, and its unhandled-action operation checks them too.
+        // CoreWCF deserializes before it checks headers; an unknown action fails the contract filter before any operation.
         Assert.Equal((Dispatcher, "DeserializationFailed"), (badBodyFirst.Fault().Namespace, badBodyFirst.Fault().Name));
-        Assert.Equal((Dispatcher, "InternalServiceFault"), (unknownAction.Fault().Namespace, unknownAction.Fault().Name));
+        Assert.Equal((SoapNames.AddressingNoneNamespace, "ActionNotSupported"), (unknownAction.Fault().Namespace, unknownAction.Fault().Name));
         Assert.Equal(HttpStatusCode.OK, optional.Status);
         Assert.Contains("<sum>6</sum>", optional.Body);
+    }
+
+    [Theory]
+    // CoreWCF's MessageHeaders.GetHeadersNotUnderstood takes every mandatory header, whatever its actor.
+    [InlineData("s:actor=\"urn:some-other-node\" s:mustUnderstand=\"1\"", HttpStatusCode.InternalServerError)]
+    [InlineData("s:actor=\"http://schemas.xmlsoap.org/soap/actor/next\" s:mustUnderstand=\"true\"", HttpStatusCode.InternalServerError)]
+    [InlineData("s:mustUnderstand=\" 1 \"", HttpStatusCode.InternalServerError)]
+    [InlineData("s:actor=\"urn:some-other-node\" s:mustUnderstand=\"0\"", HttpStatusCode.OK)]
+    [InlineData("s:actor=\"urn:some-other-node\"", HttpStatusCode.OK)]
+    [InlineData("mustUnderstand=\"1\"", HttpStatusCode.OK)]
+    // Its MessageHeader.ToBoolean raises an XmlException for anything XmlConvert cannot read, while the headers are read.
+    [InlineData("s:mustUnderstand=\"yes\"", HttpStatusCode.BadRequest)]
+    public async Task HeaderAttributes_DecideAsCoreWcfsMessageHeadersDo(string attributes, HttpStatusCode expected)
+    {
+        string header = $"<Routing xmlns=\"urn:test\" {attributes}>hop</Routing>";
+
+        RawResponse response = await server.PostAsync(
+            SoapServerFixture.CalculatorPath,
+            SoapServerFixture.Envelope("<Compute xmlns=\"http://tempuri.org/\"><iterations>3</iterations></Compute>", header));
+
+        Assert.Equal(expected, response.Status);
+        if (expected == HttpStatusCode.InternalServerError)
+        {
+            Assert.Equal((Dispatcher, "InternalServiceFault"), (response.Fault().Namespace, response.Fault().Name));
+        }
     }
 
     [Theory]

@@ -73,41 +73,6 @@ public sealed class SoapFuzzTests(SoapServerFixture server)
         await server.AssertStillServingAsync();
     }
 
-    [Theory]
-    [InlineData(true)]
-    [InlineData(false)]
-    public async Task Utf16WithoutCharsetOrDeclaration_Is400_AsInCoreWcf(bool byteOrderMark)
-    {
-        Encoding utf16 = Encoding.Unicode;
-        byte[] envelope = utf16.GetBytes(SoapServerFixture.Envelope("<Compute xmlns=\"http://tempuri.org/\"><iterations>2</iterations></Compute>"));
-        byte[] body = byteOrderMark ? [.. utf16.GetPreamble(), .. envelope] : envelope;
-        int errorsBefore = ErrorCount();
-
-        RawResponse response = await server.SendAsync(
-            HttpMethod.Post, SoapServerFixture.CalculatorPath, body, $"\"{SoapServerFixture.ActionOf("Compute")}\"", "text/xml");
-
-        Assert.Equal(HttpStatusCode.BadRequest, response.Status);
-        Assert.Equal("", response.Body);
-        Assert.Equal(errorsBefore, ErrorCount());
-        await server.AssertStillServingAsync();
-    }
-
-    [Theory]
-    [InlineData("text/xml; charset=utf-16", false)]
-    [InlineData("text/xml", true)]
-    public async Task Utf16WithCharsetOrDeclaration_IsServed(string contentType, bool declaration)
-    {
-        string xml = (declaration ? "<?xml version=\"1.0\" encoding=\"utf-16\"?>" : "")
-            + SoapServerFixture.Envelope("<Compute xmlns=\"http://tempuri.org/\"><iterations>4</iterations></Compute>");
-        byte[] body = [.. Encoding.Unicode.GetPreamble(), .. Encoding.Unicode.GetBytes(xml)];
-
-        RawResponse response = await server.SendAsync(
-            HttpMethod.Post, SoapServerFixture.CalculatorPath, body, $"\"{SoapServerFixture.ActionOf("Compute")}\"", contentType);
-
-        Assert.Equal(HttpStatusCode.OK, response.Status);
-        Assert.Contains("<sum>10</sum>", response.Body);
-    }
-
     private int ErrorCount() => server.Logs.Entries.Count(entry => entry.Level >= LogLevel.Error);
 
     /// <summary>Null when the answer is one the server gives on purpose; otherwise what is wrong with it.</summary>

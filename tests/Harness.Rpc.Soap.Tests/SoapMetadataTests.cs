@@ -167,15 +167,59 @@ public sealed class SoapMetadataTests(SoapServerFixture server)
     [Fact]
     public void ContractWhoseSchemasClash_FailsWhenItsMetadataIsBuilt()
     {
+        // A member's data contract is exported with its global element 'Compute', the name of the Compute wrapper.
         SoapContract contract = new SoapContract("Clash")
             .AddOperation<ComputeRequest, ComputeResponse>("Compute", request => new ComputeResponse())
-            .AddOperation<EchoMessage, NamedCompute>("Echo", request => new NamedCompute());
+            .AddOperation<ComputeHolder, EchoMessage>("Echo", request => new EchoMessage());
 
         InvalidOperationException error = Assert.Throws<InvalidOperationException>(
             () => new SoapMetadata(contract.Name, contract.Namespace, contract.Freeze()));
 
         Assert.Contains("'Compute'", error.Message);
     }
+
+    [Fact]
+    public async Task Wsdl_HasCoreWcfsShapeForWrappedMessageContracts()
+    {
+        XElement definitions = (await GetXmlAsync(SoapServerFixture.InventoryPath + "?singleWsdl")).Root!;
+        XElement calculator = (await GetXmlAsync(SoapServerFixture.CalculatorPath + "?singleWsdl")).Root!;
+        XElement[] schemas = [.. definitions.Element(Wsdl + "types")!.Elements(Xsd + "schema")];
+        XElement reserve = Global(schemas, InventoryService.Namespace, "element", "Reserve")!;
+
+        // Messages are named after the message contract's type (a repeated one numbered), a type no message contract
+        // stands for as {Contract}_{operation}_Input/OutputMessage.
+        Assert.Equal(
+            ["ReserveRequest", "ReserveResponse", "IInventory_Describe_InputMessage", "IInventory_Describe_OutputMessage"],
+            definitions.Elements(Wsdl + "message").Select(message => (string)message.Attribute("name")!));
+        Assert.Equal(
+            ["ComputeRequest", "ComputeResponse", "ComputeRequest1", "ComputeResponse1", "EchoMessage", "EchoMessage1"],
+            calculator.Elements(Wsdl + "message").Take(6).Select(message => (string)message.Attribute("name")!));
+        // The operation's input and output carry the type's name, in the port type and in the binding.
+        foreach (string container in (string[])["portType", "binding"])
+        {
+            XElement[] operations = [.. definitions.Element(Wsdl + container)!.Elements(Wsdl + "operation")];
+            Assert.Equal(["ReserveRequest", "ReserveResponse", null, null], operations.SelectMany(Directions).Select(message => (string?)message.Attribute("name")));
+        }
+
+        // The wrapper has an anonymous type; a member in another namespace is a reference to a global element there.
+        Assert.Null(reserve.Attribute("type"));
+        Assert.Equal(
+            ["q:sku", "q:count"],
+            reserve.Descendants(Xsd + "element").Select(member => ((string)member.Attribute("ref")!).Split(':') is [_, string local] ? "q:" + local : "?"));
+        Assert.Equal("xs:string", (string?)Global(schemas, InventoryService.DataNamespace, "element", "sku")!.Attribute("type"));
+        // The request and response types are message contracts, not data contracts: nothing of theirs is exported.
+        Assert.All(
+            (string[])["ReserveRequest", "ReserveResponse"],
+            name => Assert.Null(Global(schemas, InventoryService.DataNamespace, "element", name) ?? Global(schemas, InventoryService.DataNamespace, "complexType", name)));
+        Assert.Equal("xs:string", (string?)Global(schemas, InventoryService.Namespace, "element", "Describe")!.Attribute("type"));
+
+        static IEnumerable<XElement> Directions(XElement operation) => [operation.Element(Wsdl + "input")!, operation.Element(Wsdl + "output")!];
+    }
+
+    private static XElement? Global(XElement[] schemas, string targetNamespace, string kind, string name) =>
+        schemas.Where(schema => (string?)schema.Attribute("targetNamespace") == targetNamespace)
+            .SelectMany(schema => schema.Elements(Xsd + kind))
+            .FirstOrDefault(item => (string?)item.Attribute("name") == name);
 
     private static string PortAddress(XDocument wsdl) => (string)wsdl.Descendants(WsdlSoap + "address").Single().Attribute("location")!;
 
@@ -194,5 +238,13 @@ public sealed class SoapMetadataTests(SoapServerFixture server)
     {
         [DataMember]
         public int Value { get; set; }
+    }
+
+    /// <summary>A request with a member of that data contract, so the contract is exported for the member.</summary>
+    [DataContract(Namespace = TestService.Namespace)]
+    public sealed class ComputeHolder
+    {
+        [DataMember]
+        public NamedCompute? Inner { get; set; }
     }
 }

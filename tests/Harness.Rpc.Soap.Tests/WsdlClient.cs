@@ -86,26 +86,35 @@ internal sealed class WsdlClient
     private XElement BindingOperation(string operation) =>
         _definitions.Element(Wsdl + "binding")!.Elements(Wsdl + "operation").Single(element => (string?)element.Attribute("name") == operation);
 
-    /// <summary>Builds the wrapper from its schema declaration: its type's sequence of member elements, or simple content.</summary>
+    /// <summary>
+    /// Builds the wrapper from its schema declaration: the sequence of member elements of its anonymous type (CoreWCF's
+    /// message-contract shape) or of its named type, each local one in its schema's namespace (qualified) and each
+    /// reference in the namespace it names; or simple content.
+    /// </summary>
     private XElement BuildElement(XName name, IReadOnlyDictionary<string, string> values)
     {
         XElement declaration = Schema(name.NamespaceName).Elements(Xsd + "element").Single(element => (string?)element.Attribute("name") == name.LocalName);
-        XName type = Resolve(declaration, (string)declaration.Attribute("type")!);
-        if (type.Namespace == Xsd)
+        XElement? complexType = declaration.Element(Xsd + "complexType");
+        if (complexType is null)
         {
-            return new XElement(name, values[""]);
+            XName type = Resolve(declaration, (string)declaration.Attribute("type")!);
+            if (type.Namespace == Xsd)
+            {
+                return new XElement(name, values[""]);
+            }
+
+            complexType = Schema(type.NamespaceName).Elements(Xsd + "complexType").Single(element => (string?)element.Attribute("name") == type.LocalName);
         }
 
-        XElement schema = Schema(type.NamespaceName);
-        XElement complexType = schema.Elements(Xsd + "complexType").Single(element => (string?)element.Attribute("name") == type.LocalName);
-        XNamespace memberNamespace = (string?)schema.Attribute("elementFormDefault") == "qualified" ? type.Namespace : XNamespace.None;
+        XElement schema = complexType.Ancestors(Xsd + "schema").First();
+        XNamespace localNamespace = (string?)schema.Attribute("elementFormDefault") == "qualified" ? (string)schema.Attribute("targetNamespace")! : XNamespace.None;
         var wrapper = new XElement(name);
         foreach (XElement member in complexType.Element(Xsd + "sequence")!.Elements(Xsd + "element"))
         {
-            string memberName = (string)member.Attribute("name")!;
-            if (values.TryGetValue(memberName, out string? value))
+            XName memberName = member.Attribute("ref") is { } reference ? Resolve(member, reference.Value) : localNamespace + (string)member.Attribute("name")!;
+            if (values.TryGetValue(memberName.LocalName, out string? value))
             {
-                wrapper.Add(new XElement(memberNamespace + memberName, value));
+                wrapper.Add(new XElement(memberName, value));
             }
         }
 

@@ -6,7 +6,7 @@ namespace Harness.LoadTests.Tests.Calls;
 
 /// <summary>
 /// <c>--call</c> against the harness's own services, as any other service's: the gRPC one through the reflection it
-/// now serves, the SOAP one through its WSDL (WCF's shape: named complex types, <c>?singleWsdl</c>).
+/// now serves, the SOAP one through its WSDL (CoreWCF's shape: wrapper elements of anonymous types, <c>?singleWsdl</c>).
 /// </summary>
 [Trait("Category", "EndToEnd")]
 public sealed class OwnServiceCallTests
