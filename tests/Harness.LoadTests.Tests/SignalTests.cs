@@ -16,10 +16,11 @@ public sealed class SignalTests
         using var harness = await StartSeriesAsync(output);
         var children = ProcessTree.Descendants(harness.Id);
 
-        // Act: the second signal while the first one's clean-up (drain, raw files, report) is under way. Sent at once
-        // after the first: a clean-up can be short on an idle machine, and the runner tells the two apart however
-        // close they come (InterruptionTests).
+        // Act: the second signal while the first one's clean-up (drain, raw files, report) is under way: once the
+        // runner says it saw the first, since two signals of one kind pending together are one to the kernel (a busy
+        // machine may not run the runner between two kills), and at once then, as a clean-up can be short.
         await harness.SignalAsync("TERM");
+        await harness.WaitForLineAsync("Interrupted: writing what was recorded so far.", Timeout);
         await harness.SignalAsync("TERM");
         await harness.WaitForExitAsync(Timeout);
 
