@@ -14,10 +14,10 @@ public sealed class EndToEndTests
         // Arrange
         var output = HarnessRun.TempFolder();
 
-        // Act: the main command, five times shorter (4 s per series), with 200 ms third-party calls so that the
+        // Act: the main command, ten times shorter (2 s per series), with 200 ms third-party calls so that the
         // ThreadPool's starved series drain quickly.
         var (exitCode, text) = await HarnessRun.InvokeAsync(
-            "--time-scale", "0.2", "--delay-ms", "200", "--output", output, "--assert", "errors<50%");
+            "--time-scale", "0.1", "--delay-ms", "200", "--output", output, "--assert", "errors<50%");
 
         // Assert
         Assert.True(exitCode == 0, text);
