@@ -48,12 +48,13 @@ public sealed class OverlayTests
     [Fact]
     public async Task Soak_Short_WritesTheSoakVerdict_AndItsExitCodeIsTheVerdicts_WithNoRestart()
     {
-        // Arrange: the soak overlay (SOAP, threadpool, blocking third-party calls), 45 s after a 15 s warm-up, 4 users.
+        // Arrange: the soak overlay (SOAP, threadpool, blocking third-party calls), 20 s after a 5 s warm-up, 4 users:
+        // enough for every soak check to be written (all "not judged" on so short a span) and the exit code to follow it.
         using var output = new TempFolder();
 
         // Act
         var result = StandInProcess.Run(
-            Bound, Overlay("soak"), "--output", output.Directory, "--duration", "45s", "--runner-arg=--warm-up=15s", "--runner-arg=--users=4");
+            Bound, Overlay("soak"), "--output", output.Directory, "--duration", "20s", "--runner-arg=--warm-up=5s", "--runner-arg=--users=4");
 
         // Assert: the probes never restarted the starved service, and the report judged the soak.
         Assert.Equal("restarts: 0", result.LastLine);
