@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds samples/ the way a user's project outside this repository is built: against the packages scripts/pack.sh
 # made, through a package source of their own, with no project reference into the repository. Then, unless
-# --no-run, starts the OrderService sample (built from the Harness.Scheduling.AspNetCore package) on loopback and runs
-# the OrderLoad sample (built from the Harness.LoadTests package) against it for a few seconds.
+# --no-run, starts the OrderService sample (built from the Harness.Scheduling.AspNetCore package) on loopback in each
+# of the three modes and runs the OrderLoad sample (built from the Harness.LoadTests package) against the three, a
+# few seconds per series, with an error-rate threshold.
 # Usage: scripts/samples-from-packages.sh [--packages DIR] [--no-run]
 #   --packages  a folder of .nupkg files from scripts/pack.sh (default: pack the last Release build into a scratch folder)
 set -euo pipefail
@@ -18,9 +19,11 @@ while [[ $# -gt 0 ]]; do
 done
 
 scratch="$(mktemp -d)"
-service_pid=""
+service_pids=()
 cleanup() {
-  [[ -n $service_pid ]] && kill "$service_pid" 2>/dev/null && wait "$service_pid" 2>/dev/null
+  for pid in "${service_pids[@]}"; do
+    kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  done
   rm -rf "$scratch"
 }
 trap cleanup EXIT
@@ -50,7 +53,10 @@ cat > "$scratch/repo/NuGet.config" <<CONFIG
 CONFIG
 
 cache="${NUGET_PACKAGES:-$HOME/.nuget/packages}"
-remove_cached() { find "$cache" -maxdepth 2 -path "$cache/harness.*/$version" -type d -exec rm -rf {} + 2>/dev/null || true; }
+remove_cached() {
+  find "$cache" -maxdepth 2 -path "$cache/harness.*/$version" -type d -exec rm -rf {} + 2>/dev/null || true
+  find "$cache" -maxdepth 1 -name 'harness.*' -type d -empty -delete 2>/dev/null || true
+}
 trap 'remove_cached; cleanup' EXIT
 
 for sample in OrderService OrderLoad; do
@@ -75,20 +81,28 @@ free_port() {
   echo "error: no free loopback port found in 50 tries" >&2
   return 1
 }
-grpc_port="$(free_port)"
-metrics_port="$(free_port)"
 out="$scratch/repo/samples"
-Scheduling__Mode=iocp ASPNETCORE_URLS="http://127.0.0.1:$grpc_port" Kestrel__EndpointDefaults__Protocols=Http2 \
-  Listen__MetricsPort="$metrics_port" Logging__LogLevel__Default=Warning \
-  dotnet "$out/OrderService/bin/Release/net10.0/OrderService.dll" >"$scratch/service.log" 2>&1 &
-service_pid=$!
-for _ in $(seq 1 60); do
-  curl -fsS "http://127.0.0.1:$metrics_port/healthz" >/dev/null 2>&1 && break
-  sleep 0.5
+targets=()
+for mode in threadpool iocp custompool; do
+  grpc_port="$(free_port)"
+  metrics_port="$(free_port)"
+  Scheduling__Mode=$mode ASPNETCORE_URLS="http://127.0.0.1:$grpc_port" Kestrel__EndpointDefaults__Protocols=Http2 \
+    Listen__MetricsPort="$metrics_port" Logging__LogLevel__Default=Warning \
+    dotnet "$out/OrderService/bin/Release/net10.0/OrderService.dll" >"$scratch/service-$mode.log" 2>&1 &
+  service_pids+=($!)
+  for _ in $(seq 1 60); do
+    curl -fsS "http://127.0.0.1:$metrics_port/healthz" >/dev/null 2>&1 && break
+    sleep 0.5
+  done
+  # Up, and in the mode it was given: its scheduler's counters carry the mode's name.
+  if ! curl -fsS "http://127.0.0.1:$metrics_port/metrics" 2>/dev/null | grep -q "mode=\"$mode\""; then
+    echo "error: OrderService in $mode did not become healthy, or its /metrics names no mode $mode" >&2
+    cat "$scratch/service-$mode.log" >&2
+    exit 1
+  fi
+  targets+=(--target "grpc=http://127.0.0.1:$grpc_port,metrics=http://127.0.0.1:$metrics_port,mode=$mode")
 done
-curl -fsS "http://127.0.0.1:$metrics_port/healthz" >/dev/null || { echo "error: OrderService did not become healthy" >&2; cat "$scratch/service.log" >&2; exit 1; }
 
-echo "running OrderLoad against OrderService (iocp) on 127.0.0.1:$grpc_port"
-dotnet "$out/OrderLoad/bin/Release/net10.0/OrderLoad.dll" run \
-  --target "grpc=http://127.0.0.1:$grpc_port,metrics=http://127.0.0.1:$metrics_port,mode=iocp" \
-  --profile quick --time-scale 0.1 --warm-up 1s --output "$scratch/reports"
+echo "running OrderLoad against OrderService in threadpool, iocp and custompool"
+dotnet "$out/OrderLoad/bin/Release/net10.0/OrderLoad.dll" run "${targets[@]}" \
+  --profile quick --time-scale 0.1 --warm-up 1s --assert 'errors<1%' --output "$scratch/reports"
