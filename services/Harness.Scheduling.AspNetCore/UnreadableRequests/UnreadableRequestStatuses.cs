@@ -7,21 +7,22 @@ using Microsoft.Extensions.DependencyInjection.Extensions;
 namespace Harness.Scheduling.AspNetCore.UnreadableRequests;
 
 /// <summary>
-/// A request the server cannot read is the client's fault: it gets a status that says so, <c>INTERNAL</c> or
-/// <c>RESOURCE_EXHAUSTED</c> with a short message, and is logged at Information by Grpc.AspNetCore, never as the
-/// Error of a failing service with its stack trace.
+/// A request the server cannot read is the client's fault: it gets a status that says so (<c>INTERNAL</c>,
+/// <c>RESOURCE_EXHAUSTED</c>, or <c>CANCELLED</c> when the client stopped sending it) with a short message, and is
+/// logged at Information by Grpc.AspNetCore, never as the Error of a failing service with its stack trace.
 /// </summary>
 internal static class UnreadableRequestStatuses
 {
     /// <summary>
     /// For <typeparamref name="TService"/>: a body that does not parse (<see cref="ParseFailureMethodProvider{TService}"/>),
     /// or does not decompress (<see cref="DecompressionCheckingProvider"/>); for every gRPC request of the process, a
-    /// message header that cannot be read (<see cref="FrameCheckingBodyReader"/>, since it runs before routing).
+    /// message header that cannot be read or a body the client stopped sending (<see cref="CheckedRequestBody"/>, which
+    /// runs before routing, so before the service is known).
     /// </summary>
     public static void Add<TService>(IServiceCollection services)
         where TService : class
     {
-        services.TryAddEnumerable(ServiceDescriptor.Singleton<IStartupFilter, FrameCheckStartupFilter>());
+        services.TryAddEnumerable(ServiceDescriptor.Singleton<IStartupFilter, CheckedRequestBodyStartupFilter>());
 
         // Post-configured, because Grpc.AspNetCore copies the app-wide providers into the service's options each time
         // AddServiceOptions<TService> is called.
