@@ -22,8 +22,11 @@ public sealed class GrpcFuzzTests(ITestOutputHelper output)
     private const int Cases = 300;
     private const int InFlight = 8;
 
-    // The longest header a case sends; Grpc.AspNetCore repeats a bad content type whole, within Kestrel's 16 KiB a field.
-    private const int LongestHeader = 8 * 1024;
+    // The longest header value a case sends, within Kestrel's 32 KiB of request headers.
+    private const int LongestHeader = 30_000;
+
+    // Every message is short or cuts what it repeats of the request: 256 characters and a marker.
+    private const int LongestMessage = 1_000;
 
     private static readonly string[] Paths =
     [
@@ -107,7 +110,7 @@ public sealed class GrpcFuzzTests(ITestOutputHelper output)
         string answer = response.GrpcStatus is { } status ? $"grpc-status {status}" : $"HTTP {response.HttpStatus}";
         return (answer, response switch
         {
-            { GrpcMessage.Length: > LongestHeader + 100 } => $"a grpc-message of {response.GrpcMessage.Length} characters",
+            { GrpcMessage.Length: > LongestMessage } => $"a grpc-message of {response.GrpcMessage.Length} characters",
             { HttpStatus: 200, GrpcStatus: "2" } => $"UNKNOWN '{response.GrpcMessage}'",
             { HttpStatus: 200, GrpcStatus: { } s } when int.TryParse(s, CultureInfo.InvariantCulture, out var code) && code is >= 0 and <= 16 => null,
             // Grpc.AspNetCore's answer to a content type that is not gRPC's.
@@ -336,11 +339,17 @@ public sealed class GrpcFuzzTests(ITestOutputHelper output)
             headers.Add(r => r.Headers.TryAddWithoutValidation("grpc-timeout", timeout));
         }
 
-        if (encoding is null && random.Next(6) == 0)
+        if (random.Next(6) == 0)
         {
-            string unused = random.Next(2) == 0 ? Encodings[random.Next(Encodings.Length)] : new string('z', 2_000);
-            steps.Add($"grpc-encoding of {unused.Length} chars on an uncompressed frame");
-            headers.Add(r => r.Headers.TryAddWithoutValidation("grpc-encoding", unused));
+            // One long header at most, or the two together pass Kestrel's limit and the request is refused before gRPC sees it.
+            bool longType = steps.Exists(step => step.StartsWith("a content type of", StringComparison.Ordinal));
+            string unused = longType || random.Next(2) == 0 ? Encodings[random.Next(Encodings.Length)] : new string('%', random.Next(1_000, LongestHeader));
+            steps.Add($"grpc-encoding of {unused.Length} chars");
+            headers.Add(r =>
+            {
+                r.Headers.Remove("grpc-encoding");
+                r.Headers.TryAddWithoutValidation("grpc-encoding", unused);
+            });
         }
 
         if (random.Next(6) == 0)

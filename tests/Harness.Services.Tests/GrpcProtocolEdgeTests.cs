@@ -37,6 +37,44 @@ public sealed class GrpcProtocolEdgeTests
         Assert.DoesNotContain(harness.Logs.Entries, entry => entry.Level >= LogLevel.Error);
     }
 
+    [Theory]
+    [InlineData("content-type")]
+    [InlineData("grpc-encoding")]
+    public async Task OverLongHeaderThatGrpcRepeats_IsCutInTheAnswer_AndTheConnectionKeepsServing(string header)
+    {
+        // Arrange: Grpc.AspNetCore repeats a content type it does not serve, and an encoding it lacks, in grpc-message,
+        // where each % of this value becomes three characters: 90 KB of response header, unbounded.
+        await using var harness = await InProcessHarness.StartAsync(Stack.Grpc, "custompool");
+        using var wire = new GrpcWire(harness.ServiceAddress);
+        string value = header == "content-type" ? "application/x-" + new string('%', 30_000) : new string('%', 30_000);
+        var running = wire.SendAsync("/harness.v1.HarnessService/CallThirdParty", GrpcWire.Frame(new CallThirdPartyRequest { Fanout = 1, DelayMs = 300, Style = "task-delay" }.ToByteArray()));
+
+        // Act
+        var response = await wire.SendAsync(Compute, GrpcWire.Frame(new ComputeRequest { Iterations = 1 }.ToByteArray(), flag: 1), request =>
+        {
+            if (header == "content-type")
+            {
+                request.Content!.Headers.Remove("Content-Type");
+                request.Content.Headers.TryAddWithoutValidation("Content-Type", value);
+            }
+            else
+            {
+                request.Headers.TryAddWithoutValidation("grpc-encoding", value);
+            }
+        });
+
+        // Assert
+        (int http, StatusCode status, string end) = header == "content-type"
+            ? (415, StatusCode.Internal, $"…(cut, {value.Length} chars)' is not supported.")
+            : (200, StatusCode.Unimplemented, $"…(cut, {value.Length} chars)'. Supported encodings: identity, gzip, deflate");
+        Assert.Equal(http, response.HttpStatus);
+        Assert.Equal(((int)status).ToString(System.Globalization.CultureInfo.InvariantCulture), response.GrpcStatus);
+        Assert.EndsWith(end, response.GrpcMessage, StringComparison.Ordinal);
+        Assert.True(response.GrpcMessage!.Length < 500, $"{response.GrpcMessage.Length} characters");
+        Assert.Equal("0", (await running).GrpcStatus);
+        Assert.Equal("0", (await wire.SendAsync(Compute, GrpcWire.Frame(new ComputeRequest { Iterations = 1000 }.ToByteArray()))).GrpcStatus);
+    }
+
     public static TheoryData<string> Modes() => ["threadpool", "iocp", "custompool"];
 
     [Theory]

@@ -2,7 +2,7 @@ using System.IO.Compression;
 using Grpc.Core;
 using Grpc.Net.Compression;
 
-namespace Harness.Scheduling.AspNetCore.UnreadableRequests;
+namespace Harness.Scheduling.AspNetCore.BadRequests;
 
 /// <summary>
 /// A compression provider whose decompression answers data that does not decompress with <c>INTERNAL</c>, as gRPC's

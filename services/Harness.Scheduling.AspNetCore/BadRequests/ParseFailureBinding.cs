@@ -3,7 +3,7 @@ using Grpc.AspNetCore.Server.Model;
 using Grpc.Core;
 using Microsoft.AspNetCore.Routing;
 
-namespace Harness.Scheduling.AspNetCore.UnreadableRequests;
+namespace Harness.Scheduling.AspNetCore.BadRequests;
 
 /// <summary>
 /// Binds a service's generated methods as Grpc.AspNetCore's own binder does (its <c>BinderServiceMethodProvider</c> and

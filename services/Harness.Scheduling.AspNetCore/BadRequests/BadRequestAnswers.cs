@@ -4,25 +4,27 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 
-namespace Harness.Scheduling.AspNetCore.UnreadableRequests;
+namespace Harness.Scheduling.AspNetCore.BadRequests;
 
 /// <summary>
-/// A request the server cannot read is the client's fault: it gets a status that says so (<c>INTERNAL</c>,
-/// <c>RESOURCE_EXHAUSTED</c>, or <c>CANCELLED</c> when the client stopped sending it) with a short message, and is
-/// logged at Information by Grpc.AspNetCore, never as the Error of a failing service with its stack trace.
+/// A bad request costs only itself. One the server cannot read is the client's fault: it gets a status that says so
+/// (<c>INTERNAL</c>, <c>RESOURCE_EXHAUSTED</c>, or <c>CANCELLED</c> when the client stopped sending it) with a short
+/// message, and is logged at Information by Grpc.AspNetCore, never as the Error of a failing service with its stack
+/// trace. One whose headers Grpc.AspNetCore repeats in its answer gets them cut, so the answer cannot outgrow what a
+/// client accepts and cost the connection.
 /// </summary>
-internal static class UnreadableRequestStatuses
+internal static class BadRequestAnswers
 {
     /// <summary>
     /// For <typeparamref name="TService"/>: a body that does not parse (<see cref="ParseFailureMethodProvider{TService}"/>),
     /// or does not decompress (<see cref="DecompressionCheckingProvider"/>); for every gRPC request of the process, a
-    /// message header that cannot be read or a body the client stopped sending (<see cref="CheckedRequestBody"/>, which
-    /// runs before routing, so before the service is known).
+    /// message header that cannot be read or a body the client stopped sending, and a header too long to repeat
+    /// (<see cref="GrpcRequestChecks"/>, which runs before routing, so before the service is known).
     /// </summary>
     public static void Add<TService>(IServiceCollection services)
         where TService : class
     {
-        services.TryAddEnumerable(ServiceDescriptor.Singleton<IStartupFilter, CheckedRequestBodyStartupFilter>());
+        services.TryAddEnumerable(ServiceDescriptor.Singleton<IStartupFilter, GrpcRequestChecks>());
 
         // Post-configured, because Grpc.AspNetCore copies the app-wide providers into the service's options each time
         // AddServiceOptions<TService> is called.

@@ -2,12 +2,10 @@ using System.Buffers;
 using System.Buffers.Binary;
 using System.IO.Pipelines;
 using Grpc.Core;
-using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 
-namespace Harness.Scheduling.AspNetCore.UnreadableRequests;
+namespace Harness.Scheduling.AspNetCore.BadRequests;
 
 /// <summary>
 /// The body reader Grpc.AspNetCore reads a request through, in front of Kestrel's. Two things Grpc.AspNetCore
@@ -143,22 +141,4 @@ internal sealed class CheckedRequestBody(PipeReader inner) : PipeReader, IReques
 
         return result;
     }
-}
-
-/// <summary>Puts <see cref="CheckedRequestBody"/> in front of every gRPC request, first in the pipeline.</summary>
-internal sealed class CheckedRequestBodyStartupFilter : IStartupFilter
-{
-    public Action<IApplicationBuilder> Configure(Action<IApplicationBuilder> next) => app =>
-    {
-        app.Use(static (context, nextMiddleware) =>
-        {
-            if (CheckedRequestBody.IsGrpc(context.Request))
-            {
-                context.Features.Set<IRequestBodyPipeFeature>(new CheckedRequestBody(context.Request.BodyReader));
-            }
-
-            return nextMiddleware(context);
-        });
-        next(app);
-    };
 }
