@@ -21,7 +21,7 @@ namespace Harness.Scheduling.AspNetCore.BadRequests;
 /// </summary>
 /// <remarks>
 /// The header check relies on one property of Grpc.AspNetCore's readers (PipeExtensions): they consume whole messages
-/// only, so every buffer they are handed starts at a message's header. One object of about 40 bytes per gRPC request.
+/// only, so every buffer they are handed starts at a message's header. One object of a few dozen bytes per gRPC request.
 /// </remarks>
 internal sealed class CheckedRequestBody(PipeReader inner) : PipeReader, IRequestBodyPipeFeature
 {
