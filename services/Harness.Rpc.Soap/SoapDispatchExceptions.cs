@@ -1,4 +1,5 @@
 using System.Xml;
+using Harness.Text;
 
 namespace Harness.Rpc.Soap;
 
@@ -11,7 +12,7 @@ internal sealed class SoapBodyMismatchException(string operation, XmlQualifiedNa
     : Exception(
         $"Error in deserializing body of request message for operation '{operation}'. OperationFormatter encountered an " +
         $"invalid Message body. Expected to find node type 'Element' with name '{expected.Name}' and namespace " +
-        $"'{expected.Namespace}'. Found node type '{found.NodeType}' with name '{found.Name}' and namespace '{found.NamespaceURI}'");
+        $"'{expected.Namespace}'. Found node type '{found.NodeType}' with name '{Echo.Bounded(found.Name)}' and namespace '{Echo.Bounded(found.NamespaceURI)}'");
 
 /// <summary>
 /// A header addressed to this receiver demands to be understood, and none is. CoreWCF checks this after deserializing
@@ -19,7 +20,7 @@ internal sealed class SoapBodyMismatchException(string operation, XmlQualifiedNa
 /// </summary>
 internal sealed class SoapHeaderNotUnderstoodException(XmlQualifiedName header)
     : Exception(
-        $"The header '{header.Name}' from the namespace '{header.Namespace}' was not understood by the recipient of this " +
+        $"The header '{Echo.Bounded(header.Name)}' from the namespace '{Echo.Bounded(header.Namespace)}' was not understood by the recipient of this " +
         "message, causing the message to not be processed.  This error typically indicates that the sender of this " +
         "message has enabled a communication protocol that the receiver cannot process.  Please ensure that the " +
         "configuration of the client's binding is consistent with the service's binding. ");

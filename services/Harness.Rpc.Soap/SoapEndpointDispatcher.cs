@@ -3,6 +3,7 @@ using System.Net;
 using System.Runtime.Serialization;
 using System.Text;
 using System.Xml;
+using Harness.Text;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Logging;
 
@@ -112,14 +113,14 @@ internal sealed partial class SoapEndpointDispatcher
         // mandatory headers are not looked at.
         if (!_address.Matches(context.Request.Path))
         {
-            LogAddressNotMatched(_logger, context.Request.Path);
+            LogAddressNotMatched(_logger, Echo.Bounded(context.Request.Path.Value));
             return Reply.Fault(SoapFault.DestinationUnreachable(SoapEndpointAddress.ToHeaderOf(context.Request)));
         }
 
         string? action = SoapHttpInput.ParseSoapAction(context.Request.Headers[SoapNames.SoapActionHeader]);
         if (action is null || !_operations.TryGetValue(action, out SoapOperation? operation))
         {
-            LogActionNotSupported(_logger, context.Request.Path, action);
+            LogActionNotSupported(_logger, context.Request.Path, Echo.Bounded(action));
             return Reply.Fault(SoapFault.ActionNotSupported(action));
         }
 
@@ -190,7 +191,7 @@ internal sealed partial class SoapEndpointDispatcher
         catch (Exception e) when (IsUnreadableXml(e) || e is SerializationException or FormatException)
         {
             // WCF reads the body lazily in its formatter, so a bad payload is a DeserializationFailed fault, not a 400.
-            LogDeserializationFailed(_logger, operation.Name, e.Message);
+            LogDeserializationFailed(_logger, operation.Name, Echo.Bounded(e.Message));
             return Reply.Fault(SoapFault.DeserializationFailed(operation.Name, e, _includeExceptionDetailInFaults));
         }
         catch (Exception e)
@@ -241,7 +242,7 @@ internal sealed partial class SoapEndpointDispatcher
     /// </summary>
     private Reply HeaderNotUnderstood(string action, XmlQualifiedName header)
     {
-        LogHeaderNotUnderstood(_logger, action, header.Name, header.Namespace);
+        LogHeaderNotUnderstood(_logger, Echo.Bounded(action), Echo.Bounded(header.Name), Echo.Bounded(header.Namespace));
         return Reply.Fault(SoapFault.InternalServiceFault(new SoapHeaderNotUnderstoodException(header), _includeExceptionDetailInFaults));
     }
 
@@ -253,7 +254,7 @@ internal sealed partial class SoapEndpointDispatcher
 
     private void Reject(HttpContext context, HttpStatusCode status, string reason)
     {
-        LogRejected(_logger, context.Request.Path, (int)status, reason);
+        LogRejected(_logger, Echo.Bounded(context.Request.Path.Value), (int)status, Echo.Bounded(reason));
         if (!context.Response.HasStarted)
         {
             context.Response.StatusCode = (int)status;
@@ -270,10 +271,10 @@ internal sealed partial class SoapEndpointDispatcher
         e is XmlException or DecoderFallbackException or ArgumentException or IndexOutOfRangeException;
 
     [LoggerMessage(Level = LogLevel.Debug, Message = "SOAP request to {Path} rejected with HTTP {StatusCode}: {Reason}")]
-    private static partial void LogRejected(ILogger logger, PathString path, int statusCode, string reason);
+    private static partial void LogRejected(ILogger logger, string? path, int statusCode, string reason);
 
     [LoggerMessage(Level = LogLevel.Debug, Message = "SOAP request to {Path} is below the endpoint but not at its address")]
-    private static partial void LogAddressNotMatched(ILogger logger, PathString path);
+    private static partial void LogAddressNotMatched(ILogger logger, string? path);
 
     [LoggerMessage(Level = LogLevel.Debug, Message = "SOAP request to {Path} has action '{Action}', which the contract does not have")]
     private static partial void LogActionNotSupported(ILogger logger, PathString path, string? action);

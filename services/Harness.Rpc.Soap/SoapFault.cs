@@ -1,4 +1,5 @@
 using System.Xml;
+using Harness.Text;
 
 namespace Harness.Rpc.Soap;
 
@@ -23,7 +24,7 @@ internal sealed record SoapFault(XmlQualifiedName Code, string Reason, SoapExcep
     public static SoapFault ActionNotSupported(string? action) =>
         new(
             new XmlQualifiedName(SoapNames.ActionNotSupported, SoapNames.AddressingNoneNamespace),
-            $"The message with Action '{action}' cannot be processed at the receiver, due to a ContractFilter mismatch at " +
+            $"The message with Action '{Echo.Bounded(action)}' cannot be processed at the receiver, due to a ContractFilter mismatch at " +
             "the EndpointDispatcher. This may be because of either a contract mismatch (mismatched Actions between sender " +
             "and receiver) or a binding/security mismatch between the sender and the receiver.  Check that sender and " +
             "receiver have the same contract and the same binding (including security requirements, e.g. Message, " +
@@ -33,13 +34,13 @@ internal sealed record SoapFault(XmlQualifiedName Code, string Reason, SoapExcep
         new(
             new XmlQualifiedName(SoapNames.DeserializationFailed, SoapNames.DispatcherNamespace),
             "The formatter threw an exception while trying to deserialize the message: Error in deserializing body of " +
-            $"request message for operation '{operation}'. {exception.Message}",
+            $"request message for operation '{operation}'. {Echo.Bounded(exception.Message)}",
             includeExceptionDetail ? new SoapExceptionDetail(exception) : null);
 
     // WCF's SFxNoEndpointMatchingAddress, for a message to a path below the endpoint that is not the endpoint's own.
     public static SoapFault DestinationUnreachable(string to) =>
         new(
             new XmlQualifiedName(SoapNames.DestinationUnreachable, SoapNames.AddressingNoneNamespace),
-            $"The message with To '{to}' cannot be processed at the receiver, due to an AddressFilter mismatch at the " +
+            $"The message with To '{Echo.Bounded(to)}' cannot be processed at the receiver, due to an AddressFilter mismatch at the " +
             "EndpointDispatcher.  Check that the sender and receiver's EndpointAddresses agree.");
 }

@@ -1,5 +1,6 @@
 using Grpc.AspNetCore.Server;
 using Harness.Scheduling.AspNetCore;
+using Harness.Scheduling.AspNetCore.BadRequests;
 using Harness.ServiceDefaults;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
@@ -34,12 +35,17 @@ public static class HarnessSchedulingExtensions
     /// Runs the unary calls of <typeparamref name="TService"/> on the mode's scheduler and reports their server time
     /// in the <c>harness-server-time-ms</c> trailer (<see cref="SchedulingInterceptor"/>). Only the services named
     /// this way: grpc.health.v1 and reflection keep answering from Kestrel's thread. Needs <see cref="AddHarnessScheduling(IServiceCollection, string?)"/>.
+    /// A request that cannot be read (a message header, compressed data or a body that does not parse, a body the
+    /// client stops sending) is answered with <c>INTERNAL</c>, <c>RESOURCE_EXHAUSTED</c> or <c>CANCELLED</c> rather
+    /// than with <c>UNKNOWN</c> and an Error log line (the interceptor cannot, as it never sees such a request), and a
+    /// header Grpc.AspNetCore repeats in grpc-message is cut there (<see cref="BadRequestAnswers"/>).
     /// </summary>
     public static IGrpcServerBuilder AddHarnessScheduling<TService>(this IGrpcServerBuilder builder)
         where TService : class
     {
         builder.Services.TryAddSingleton<SchedulingInterceptor>();
         builder.AddServiceOptions<TService>(options => options.Interceptors.Add<SchedulingInterceptor>());
+        BadRequestAnswers.Add<TService>(builder.Services);
         return builder;
     }
 }

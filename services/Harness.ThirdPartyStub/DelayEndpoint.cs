@@ -1,5 +1,6 @@
 using Harness.Metrics;
 using Harness.ServiceDefaults;
+using Harness.Text;
 using Microsoft.Extensions.Options;
 
 namespace Harness.ThirdPartyStub;
@@ -23,7 +24,7 @@ public static class DelayEndpoint
             if (query.Count > 0 && (!int.TryParse(query[0], out delayMs) || delayMs < 0 || delayMs > limits.MaxDelayMs))
             {
                 return Results.Problem(
-                    detail: $"ms must be an integer between 0 and {limits.MaxDelayMs} (Stub__MaxDelayMs); got '{query[0]}'.",
+                    detail: $"ms must be an integer between 0 and {limits.MaxDelayMs} (Stub__MaxDelayMs); got '{Echo.Bounded(query[0])}'.",
                     statusCode: StatusCodes.Status400BadRequest);
             }
 

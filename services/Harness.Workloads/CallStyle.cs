@@ -1,3 +1,5 @@
+using Harness.Text;
+
 namespace Harness.Workloads;
 
 /// <summary>How one call to the third party waits. The runtime injects threads differently for each.</summary>
@@ -54,7 +56,7 @@ public static class CallStyles
         return ByName.TryGetValue(name.Trim(), out var style)
             ? style
             : throw new WorkloadArgumentException(
-                $"style must be one of: {string.Join(", ", Names)}; got '{name}'.");
+                $"style must be one of: {string.Join(", ", Names)}; got '{Echo.Bounded(name)}'.");
     }
 
     /// <summary>True when the style holds its thread for the whole wait.</summary>

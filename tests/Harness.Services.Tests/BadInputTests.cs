@@ -1,8 +1,11 @@
 using System.Net;
 using System.Net.Http.Headers;
-using Harness.Contracts;
-using Grpc.Core;
 using System.ServiceModel;
+using System.Text.Json;
+using Grpc.Core;
+using Harness.Contracts;
+using Harness.ServiceDefaults;
+using Harness.ThirdPartyStub;
 
 namespace Harness.Services.Tests;
 
@@ -71,36 +74,40 @@ public sealed class BadInputTests
         await AssertStillServes(client);
     }
 
-    // What Grpc.AspNetCore answers, checked against the real stack: a frame cut short is a protocol error
-    // (INTERNAL, "Incomplete message"); bytes that frame correctly but do not parse as protobuf fail inside the
-    // method's deserializer, which the stack reports as UNKNOWN.
-    [Theory]
-    [InlineData(new byte[] { 0, 0, 0, 0, 9, 0x08, 0x01 }, StatusCode.Internal)]
-    [InlineData(new byte[] { 0, 0, 0, 0, 5, 0x00, 0xFF, 0xFF, 0xFF, 0xFF }, StatusCode.Unknown)]
-    public async Task Grpc_MalformedMessage_GetsTheStacksStatus(byte[] body, StatusCode expected)
+    [Fact]
+    public async Task Soap_OverLongArgument_IsAClientFaultWithABoundedMessage()
     {
-        // Arrange
-        await using var harness = await InProcessHarness.StartAsync(Stack.Grpc, "iocp");
-        using var raw = RawHttp2Client();
-        using var request = new HttpRequestMessage(HttpMethod.Post, new Uri(harness.ServiceAddress, "/harness.v1.HarnessService/Compute"))
-        {
-            Content = new ByteArrayContent(body),
-            Version = HttpVersion.Version20,
-            VersionPolicy = HttpVersionPolicy.RequestVersionExact,
-        };
-        request.Content.Headers.ContentType = new MediaTypeHeaderValue("application/grpc");
-        request.Headers.TE.Add(new TransferCodingWithQualityHeaderValue("trailers"));
+        // Arrange: as long as the reader's string quota (8,192 characters) lets through to the operation.
+        await using var harness = await InProcessHarness.StartAsync(Stack.Soap, "threadpool");
+        using var client = harness.CreateClient();
 
         // Act
-        using var response = await raw.SendAsync(request);
-        await response.Content.ReadAsByteArrayAsync();
-        var status = response.TrailingHeaders.TryGetValues("grpc-status", out var t) ? t.Single()
-            : response.Headers.GetValues("grpc-status").Single();
+        var ex = await Assert.ThrowsAsync<FaultException>(() => client.CallThirdPartyAsync(1, 1, new string('x', 8000)));
 
         // Assert
-        Assert.Equal(((int)expected).ToString(System.Globalization.CultureInfo.InvariantCulture), status);
-        using var client = harness.CreateClient();
+        Assert.True(ex.Code.IsSenderFault, $"fault code {ex.Code.Name}");
+        Assert.EndsWith("…(cut, 8000 chars)'.", ex.Message, StringComparison.Ordinal);
+        Assert.True(ex.Message.Length < 400, $"{ex.Message.Length} characters");
         await AssertStillServes(client);
+    }
+
+    [Fact]
+    public async Task Stub_OverLongDelay_IsBadRequestWithABoundedDetail()
+    {
+        // Arrange
+        await using var stub = StubApp.Build(["--Listen:Port=0", "--Serilog:MinimumLevel:Default=Warning"]);
+        await stub.StartAsync();
+        using var http = new HttpClient();
+
+        // Act
+        using var response = await http.GetAsync(new Uri(stub.GetBoundAddress(), "/delay?ms=" + new string('9', 5000)));
+
+        // Assert
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        using var problem = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
+        var detail = problem.RootElement.GetProperty("detail").GetString()!;
+        Assert.EndsWith("…(cut, 5000 chars)'.", detail, StringComparison.Ordinal);
+        Assert.True(detail.Length < 400, $"{detail.Length} characters");
     }
 
     [Fact]
@@ -153,13 +160,11 @@ public sealed class BadInputTests
         _ => throw new ArgumentOutOfRangeException(nameof(call), call, null),
     };
 
-    private static async Task AssertStillServes(IHarnessClient client)
+    internal static async Task AssertStillServes(IHarnessClient client)
     {
         var reply = await client.ComputeAsync(1000);
         Assert.Equal(89, reply.Result);
         var call = await client.CallThirdPartyAsync(2, 10, "async");
         Assert.Equal(2, call.Calls);
     }
-
-    private static HttpClient RawHttp2Client() => new(new SocketsHttpHandler());
 }

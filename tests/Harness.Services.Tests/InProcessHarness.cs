@@ -13,7 +13,7 @@ public sealed class InProcessHarness : IAsyncDisposable
     private readonly WebApplication _stub;
     private readonly WebApplication _service;
 
-    private InProcessHarness(WebApplication stub, WebApplication service, Uri stubAddress, Uri serviceAddress, Uri adminAddress, Stack stack)
+    private InProcessHarness(WebApplication stub, WebApplication service, Uri stubAddress, Uri serviceAddress, Uri adminAddress, Stack stack, CapturingLoggerProvider logs)
     {
         _stub = stub;
         _service = service;
@@ -21,6 +21,7 @@ public sealed class InProcessHarness : IAsyncDisposable
         ServiceAddress = serviceAddress;
         AdminAddress = adminAddress;
         Stack = stack;
+        Logs = logs;
     }
 
     public Uri StubAddress { get; }
@@ -34,13 +35,17 @@ public sealed class InProcessHarness : IAsyncDisposable
 
     public IServiceProvider Services => _service.Services;
 
+    /// <summary>The service's log entries at Warning and above (not the stub's).</summary>
+    public CapturingLoggerProvider Logs { get; }
+
     public static async Task<InProcessHarness> StartAsync(Stack stack, string mode, params string[] extraArgs)
     {
         var stub = StubApp.Build(["--Listen:Port=0", .. QuietLogs]);
         await stub.StartAsync();
         var stubAddress = stub.GetBoundAddress();
 
-        string[] args = ["--Listen:Port=0", "--Listen:AdminPort=0", $"--Scheduling:Mode={mode}", $"--ThirdParty:BaseAddress={stubAddress}", .. QuietLogs, .. extraArgs];
+        var (captureArgs, logs) = SerilogCapture.Create();
+        string[] args = ["--Listen:Port=0", "--Listen:AdminPort=0", $"--Scheduling:Mode={mode}", $"--ThirdParty:BaseAddress={stubAddress}", .. QuietLogs, .. captureArgs, .. extraArgs];
         var service = stack == Stack.Soap ? SoapApp.Build(args) : GrpcApp.Build(args);
         try
         {
@@ -55,7 +60,7 @@ public sealed class InProcessHarness : IAsyncDisposable
 
         // Kestrel lists the endpoints in the order they were configured: the main one, then the admin port.
         var addresses = service.Urls.Select(url => new Uri(url)).ToList();
-        return new InProcessHarness(stub, service, stubAddress, addresses[0], addresses[^1], stack);
+        return new InProcessHarness(stub, service, stubAddress, addresses[0], addresses[^1], stack, logs);
     }
 
     public IHarnessClient CreateClient() => Stack == Stack.Soap

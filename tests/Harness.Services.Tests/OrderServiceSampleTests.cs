@@ -1,10 +1,12 @@
 using System.Diagnostics;
+using Google.Protobuf;
 using Grpc.Core;
 using Grpc.Health.V1;
 using Grpc.Net.Client;
 using Harness.Metrics;
 using Harness.ServiceDefaults;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using OrderService;
 using OrderService.Grpc;
@@ -79,6 +81,28 @@ public sealed class OrderServiceSampleTests
             Assert.True(t.Server >= OrdersService.StockCheck.TotalMilliseconds - CoarseClockTickMs, $"server time {t.Server} ms below the stock check");
             Assert.True(t.Server <= t.Client, $"server time {t.Server} ms above the client's {t.Client} ms");
         });
+    }
+
+    [Fact]
+    public async Task ABodyThatIsNotTheRequest_IsInternal_AndNoErrorIsLogged()
+    {
+        // Arrange: Grpc.AspNetCore parses the request before the package's interceptor, so the package binds the
+        // service's methods itself to answer this; the mode plays no part (GrpcProtocolEdgeTests checks each).
+        await using var app = Start("iocp");
+        var logs = new CapturingLoggerProvider();
+        app.Services.GetRequiredService<ILoggerFactory>().AddProvider(logs);
+        await app.StartAsync();
+        using var wire = new GrpcWire(app.GetBoundAddress());
+
+        // Act
+        var response = await wire.SendAsync("/orders.v1.Orders/PlaceOrder", [0, 0, 0, 0, 3, 0xFF, 0xFF, 0xFF]);
+        var next = await wire.SendAsync("/orders.v1.Orders/PlaceOrder", GrpcWire.Frame(new PlaceOrderRequest { Sku = "A-1", Quantity = 1 }.ToByteArray()));
+
+        // Assert
+        Assert.Equal("13", response.GrpcStatus);
+        Assert.Equal("The request to /orders.v1.Orders/PlaceOrder is not a valid PlaceOrderRequest message.", response.GrpcMessage);
+        Assert.Equal("0", next.GrpcStatus);
+        Assert.DoesNotContain(logs.Entries, entry => entry.Level >= LogLevel.Error);
     }
 
     [Fact]

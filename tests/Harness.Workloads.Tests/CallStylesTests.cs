@@ -22,6 +22,16 @@ public sealed class CallStylesTests
     }
 
     [Fact]
+    public void Parse_AnOverLongName_IsRepeatedOnlyInPart()
+    {
+        var ex = Assert.Throws<WorkloadArgumentException>(() => CallStyles.Parse(new string('x', 100_000)));
+
+        Assert.StartsWith("style must be one of: blocking, async, thread-sleep, task-wait, task-delay; got 'xxx", ex.Message, StringComparison.Ordinal);
+        Assert.EndsWith("…(cut, 100000 chars)'.", ex.Message, StringComparison.Ordinal);
+        Assert.True(ex.Message.Length < 400, $"{ex.Message.Length} characters");
+    }
+
+    [Fact]
     public void Names_RoundTripThroughParse()
     {
         foreach (var style in Enum.GetValues<CallStyle>())

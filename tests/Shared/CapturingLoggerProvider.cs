@@ -1,9 +1,12 @@
 using System.Collections.Concurrent;
 using Microsoft.Extensions.Logging;
 
-namespace Harness.Rpc.Soap.Tests;
+namespace Harness.Tests.Shared;
 
-/// <summary>Keeps every log entry at Warning or above, so tests can assert that bad input was not logged as an error.</summary>
+/// <summary>
+/// Keeps every log entry at Warning or above, so tests can assert that bad input was not logged as an error. Linked into
+/// each test project that starts a server in-process.
+/// </summary>
 public sealed class CapturingLoggerProvider : ILoggerProvider
 {
     private readonly ConcurrentQueue<LogEntry> _entries = new();
