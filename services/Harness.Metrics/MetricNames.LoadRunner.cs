@@ -7,6 +7,12 @@ namespace Harness.Metrics;
 /// </summary>
 public static partial class MetricNames
 {
+    /// <summary>The prefix of the load's figures (harness run --metrics-port): none is a service's.</summary>
+    public const string LoadPrefix = "harness_load_";
+
+    /// <summary>The prefix of the coordinator's figures (harness coordinate --metrics-port).</summary>
+    public const string CoordinatorPrefix = "harness_coordinator_";
+
     // Labels of the runner's figures. A series also carries ModeLabel and OperationLabel, spelt as the run names them
     // (compute, call-third-party, a --call's method), so `mode` joins them with the services' own metrics.
     public const string SeriesLabel = "series";
