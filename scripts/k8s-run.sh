@@ -5,7 +5,7 @@
 # it applied: on success, on failure and on Ctrl+C. docs/kubernetes.md explains each step.
 #
 # Usage: scripts/k8s-run.sh OVERLAY [--dry-run] [--timeout D]
-#   OVERLAY      base, soak, distributed, registry (k8s/overlays/NAME), or a folder holding a kustomization.yaml
+#   OVERLAY      base, soak, distributed, registry, monitoring (k8s/overlays/NAME), or a folder holding a kustomization.yaml
 #   --dry-run    print the rendered manifests (kubectl kustomize) and exit; contacts no cluster
 #   --timeout D  bound on the whole run: 90s, 45m, 5h (default: the sum of the Jobs' activeDeadlineSeconds + 10m)
 # Exit codes: 0 the load Jobs completed; 1 one failed (a crossed --assert threshold included) or a wait

@@ -27,7 +27,8 @@ public sealed partial class RunRecorder : IDisposable
     /// <summary>What a success is counted under when the scenario gave no status.</summary>
     public const string SuccessStatus = "OK";
 
-    private const string UnknownStatus = "unknown";
+    /// <summary>What a failure is counted under when the scenario gave no status.</summary>
+    public const string UnknownStatus = "unknown";
 
     private readonly ConcurrentDictionary<string, SeriesState> _series = new(StringComparer.Ordinal);
     private readonly Lock _manifestGate = new();

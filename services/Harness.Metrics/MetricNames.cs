@@ -5,7 +5,7 @@ namespace Harness.Metrics;
 /// samples beside them. The writers (ServiceDefaults' MetricsEndpoint, the operation counters, the stub) and the
 /// readers (the load runner's reporting, the tests) use these constants, so a name cannot drift on one side.
 /// </summary>
-public static class MetricNames
+public static partial class MetricNames
 {
     // Labels.
     public const string ServiceLabel = "service";

@@ -1,3 +1,5 @@
+using Harness.Metrics;
+
 namespace Harness.ServiceDefaults;
 
 /// <summary>A service's own samples for /metrics, beside the shared ones. Register as a singleton.</summary>

@@ -1,3 +1,4 @@
+using Harness.Metrics;
 using Harness.Scheduling;
 using Harness.ServiceDefaults;
 using Microsoft.AspNetCore.Http;

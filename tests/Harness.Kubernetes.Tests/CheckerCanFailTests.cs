@@ -39,16 +39,37 @@ public sealed class CheckerCanFailTests
         { "Job", "runner", "{op: replace, path: /spec/activeDeadlineSeconds, value: 300}|activeDeadlineSeconds 300 does not fit" },
         { "Job", "collect", "{op: remove, path: /spec/backoffLimit}|Job/collect: backoffLimit and activeDeadlineSeconds must be set" },
         { "Namespace", "harness", "{op: replace, path: /metadata/labels/pod-security.kubernetes.io~1enforce, value: baseline}|pod-security.kubernetes.io/enforce must be restricted" },
+        { "Deployment", "grpc-iocp", "{op: remove, path: /spec/template/metadata/annotations}|Deployment/grpc-iocp: serves /metrics on port 5084; its pod needs prometheus.io/scrape" },
+        { "Job", "runner", "{op: replace, path: /spec/template/metadata/annotations/prometheus.io~1port, value: '9090'}|Job/runner: serves /metrics on port 9464; its pod needs" },
+        { "Job", "collect", "{op: add, path: /spec/template/metadata/annotations, value: {prometheus.io/scrape: 'true'}}|Job/collect: serves no /metrics, yet its pod is annotated" },
+        { "Job", "runner", "{op: replace, path: /spec/template/spec/containers/0/ports/0/containerPort, value: 9465}|Job/runner container runner: containerPorts [9465] differ from the ports its arguments open (--listen, --metrics-port) [9464]" },
+    };
+
+    /// <summary>The Prometheus operator's monitors, broken on top of overlays/monitoring.</summary>
+    public static TheoryData<string, string, string> MonitorBreakages => new()
+    {
+        { "PodMonitor", "harness-load", "{op: replace, path: /spec/selector/matchExpressions/0/values, value: [load, service]}|Deployment/soap-iocp: scraped by a ServiceMonitor and a PodMonitor alike" },
+        { "PodMonitor", "harness-load", "{op: replace, path: /spec/podMetricsEndpoints/0/port, value: http}|PodMonitor/harness-load: endpoint port 'http' path /metrics does not reach Job/runner's /metrics (port 9464)" },
+        { "ServiceMonitor", "harness-services", "{op: replace, path: /spec/endpoints/0/port, value: http}|ServiceMonitor/harness-services: endpoint port 'http' path /metrics does not reach the /metrics of Service/soap-iocp's pods" },
+        { "ServiceMonitor", "harness-stub", "{op: replace, path: /spec/selector/matchLabels/app.kubernetes.io~1name, value: stubb}|ServiceMonitor/harness-stub: selects no Service" },
     };
 
     [Theory]
     [MemberData(nameof(Breakages))]
-    public void Breaking_OneThing_IsReported(string kind, string name, string patchAndExpected)
+    public void Breaking_OneThing_IsReported(string kind, string name, string patchAndExpected) =>
+        AssertReported("base", kind, name, patchAndExpected);
+
+    [Theory]
+    [MemberData(nameof(MonitorBreakages))]
+    public void Breaking_AMonitor_IsReported(string kind, string name, string patchAndExpected) =>
+        AssertReported("overlays/monitoring", kind, name, patchAndExpected);
+
+    private static void AssertReported(string kustomization, string kind, string name, string patchAndExpected)
     {
         // Arrange
         // One JSON 6902 operation, in YAML flow style.
         var (patch, expected) = (patchAndExpected.Split('|')[0], patchAndExpected.Split('|')[1]);
-        using var overlay = TempOverlay.Over("base", $"""
+        using var overlay = TempOverlay.Over(kustomization, $"""
             patches:
               - target:
                   kind: {kind}

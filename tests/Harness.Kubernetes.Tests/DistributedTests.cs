@@ -43,7 +43,7 @@ public sealed class DistributedTests
         Assert.Equal(["ReadWriteOnce"], claim.Spec.AccessModes);
         Assert.Equal(["Job/collect", "Job/coordinator"], mounting.Order(StringComparer.Ordinal));
         Assert.Equal("load", coordinator.Metadata.Labels["harness/stage"]);
-        Assert.Equal(["coordinate", "--agents=3", "--listen=0.0.0.0:7070", "--output=/runs", "--agent-timeout=15m"], ContainerArgs.Expanded(coordinator.Spec.Template.Spec.Containers[0]));
+        Assert.Equal(["coordinate", "--agents=3", "--listen=0.0.0.0:7070", "--output=/runs", "--agent-timeout=15m", "--metrics-port=9464"], ContainerArgs.Expanded(coordinator.Spec.Template.Spec.Containers[0]));
         Assert.DoesNotContain(manifests.Jobs, j => j.Metadata.Name == "merge");
         var violations = RunnerChecks.All(manifests);
         Assert.True(violations.Count == 0, string.Join(Environment.NewLine, violations));

@@ -21,9 +21,9 @@ public sealed class OverlayTests
     }
 
     [Fact]
-    public void Overlays_IncludeSoakDistributedAndRegistry()
+    public void Overlays_IncludeSoakDistributedRegistryAndMonitoring()
     {
-        Assert.Equal(["base", "overlays/distributed", "overlays/registry", "overlays/soak"], Repository.Kustomizations);
+        Assert.Equal(["base", "overlays/distributed", "overlays/monitoring", "overlays/registry", "overlays/soak"], Repository.Kustomizations);
     }
 
     [Theory]

@@ -35,7 +35,7 @@ public sealed class ScriptTests : IDisposable
     }
 
     [Theory]
-    [InlineData("nope --dry-run", "no overlay 'nope': name one of: base distributed registry soak")]
+    [InlineData("nope --dry-run", "no overlay 'nope': name one of: base distributed monitoring registry soak")]
     [InlineData("base --dry-run --frob", "unknown option '--frob'; valid: --dry-run, --timeout D")]
     [InlineData("--dry-run", "OVERLAY is missing")]
     [InlineData("soak --dry-run --timeout 5x", "--timeout '5x' is not a duration")]

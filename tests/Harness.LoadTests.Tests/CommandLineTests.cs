@@ -25,6 +25,8 @@ public sealed class CommandLineTests
     [InlineData("--backoff=2s..100ms", "--backoff '2s..100ms': INITIAL must be above 0 and MAX between INITIAL and 1m")]
     [InlineData("--backoff=0s..1s", "--backoff '0s..1s': INITIAL must be above 0")]
     [InlineData("--backoff=1s..2h", "MAX between INITIAL and 1m")]
+    [InlineData("--metrics-port=0", "--metrics-port 0: a port is 1 to 65535, e.g. 9464.")]
+    [InlineData("--metrics-port=65536", "--metrics-port 65536: a port is 1 to 65535, e.g. 9464.")]
     public async Task Run_WithBadInput_ExitsWithCode2AndSaysWhy(string option, string expected)
     {
         var output = HarnessRun.TempFolder();

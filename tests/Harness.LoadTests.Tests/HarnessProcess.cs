@@ -29,9 +29,17 @@ internal sealed class HarnessProcess : IDisposable
         }
     }
 
-    public static HarnessProcess Start(params string[] args)
+    public static HarnessProcess Start(params string[] args) => Start(new Dictionary<string, string>(), args);
+
+    /// <summary>Starts the harness with <paramref name="environment"/> added to this process's variables.</summary>
+    public static HarnessProcess Start(IReadOnlyDictionary<string, string> environment, params string[] args)
     {
         var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (var (name, value) in environment)
+        {
+            start.Environment[name] = value;
+        }
+
         foreach (var arg in (string[])[typeof(HarnessCli).Assembly.Location, .. args])
         {
             start.ArgumentList.Add(arg);

@@ -1,3 +1,5 @@
+using Harness.Metrics;
+
 namespace Harness.ServiceDefaults.Tests;
 
 public sealed class PrometheusWriterTests

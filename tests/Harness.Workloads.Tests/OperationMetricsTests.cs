@@ -1,3 +1,4 @@
+using Harness.Metrics;
 using Harness.ServiceOperations;
 using Harness.ServiceDefaults;
 

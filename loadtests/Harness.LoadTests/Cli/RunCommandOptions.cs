@@ -4,6 +4,7 @@ using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Running;
 using Harness.LoadTests.Scenarios;
 using Harness.LoadTests.Targets;
+using Harness.LoadTests.Telemetry;
 using Harness.Scheduling;
 using Harness.Workloads;
 
@@ -59,6 +60,8 @@ internal sealed class RunCommandOptions
 
     public Option<bool> Live { get; } = new("--live") { Description = "Serve a page on 127.0.0.1 (its address is printed at the start) that charts the current series each second while the run lasts." };
 
+    public Option<int?> MetricsPort { get; } = MetricsPortOption.Create("the run's figures (requests, failures and latency by series, users, in flight, phase, the runner's CPU and memory)");
+
     /// <summary>How each series is measured: <c>--warm-up</c>, <c>--backoff</c>.</summary>
     public MeasurementOptions Measurement { get; } = new();
 
@@ -72,7 +75,7 @@ internal sealed class RunCommandOptions
     public IReadOnlyList<Option> All =>
     [
         Config, Profile, TimeScale, Duration, Users, Rate, Stacks, Operations, Modes, Repeat, Targets, ModeLabel,
-        .. Calls.All, Iterations, Fanout, DelayMs, Style, Parallelism, MaxFailures, Assertions, Output, Live, Measurement.WarmUp, Measurement.Backoff,
+        .. Calls.All, Iterations, Fanout, DelayMs, Style, Parallelism, MaxFailures, Assertions, Output, Live, MetricsPort, Measurement.WarmUp, Measurement.Backoff,
     ];
 
     public void AddTo(Command command)
@@ -204,6 +207,7 @@ internal sealed class RunCommandOptions
         {
             Measurement = Measurement.Bind(parse, scale),
             Live = parse.GetValue(Live),
+            MetricsPort = MetricsPortOption.Bind(parse, MetricsPort),
             EffectiveConfig = RunConfigFile.Effective(parse, this),
             CallRequest = call,
             UserScenarios = [.. UserScenarios.Where(s => operations.Contains(s.Name))],

@@ -5,6 +5,8 @@ using Harness.LoadTests.Cli;
 using Harness.LoadTests.Distributed.Coordination;
 using Harness.LoadTests.Profiles;
 using Harness.LoadTests.Reporting.Analysis;
+using Harness.LoadTests.Running;
+using Harness.LoadTests.Telemetry;
 using Spectre.Console;
 
 namespace Harness.LoadTests.Distributed;
@@ -34,6 +36,8 @@ internal sealed class CoordinateCommand
 
     private readonly Option<string> _maxStartSpread = new("--max-start-spread") { Description = "Warn in the report when the agents start a series further apart than this.", DefaultValueFactory = _ => "100ms" };
 
+    private readonly Option<int?> _metricsPort = MetricsPortOption.Create("the coordination's figures (agents registered, lost and uploaded; the coordinator's CPU and memory)");
+
     private readonly Option<string[]> _assertions = new("--assert") { Description = "A threshold such as p99<4500ms or errors<1%, judged on the merged run; the exit code is 1 when one fails. Repeatable." };
 
     public static Command Create(IAnsiConsole console)
@@ -44,7 +48,7 @@ internal sealed class CoordinateCommand
             "Coordinate the agents of a distributed run (harness run --agent I/N --coordinator URL): start every series on all of them together, take their runs, merge them into one report.")
         {
             coordinate._agents, coordinate._listen, coordinate._output, coordinate._runId, coordinate._agentTimeout,
-            coordinate._silenceLimit, coordinate._maxStartSpread, coordinate._assertions,
+            coordinate._silenceLimit, coordinate._maxStartSpread, coordinate._assertions, coordinate._metricsPort,
         };
         command.SetAction((parse, ct) => coordinate.RunAsync(console, parse, ct));
         return command;
@@ -78,7 +82,25 @@ internal sealed class CoordinateCommand
             return ExitCodes.Usage;
         }
 
+        MetricsServer? metrics = null;
+        if (settings.MetricsPort is { } metricsPort)
+        {
+            try
+            {
+                metrics = await MetricsServer.StartAsync(
+                    metricsPort, () => CoordinatorExposition.Render(settings.RunId, coordination.Figures(), RunnerSampler.Read()), cancellationToken);
+                console.WriteLine($"metrics: {metrics.Address} (Prometheus text)");
+            }
+            catch (MetricsPortException ex)
+            {
+                await server.DisposeAsync();
+                console.MarkupLineInterpolated($"[red]error:[/] {ex.Message}");
+                return ExitCodes.Usage;
+            }
+        }
+
         CoordinationOutcome outcome;
+        await using (metrics)
         await using (server)
         {
             console.MarkupLineInterpolated(
@@ -188,10 +210,10 @@ internal sealed class CoordinateCommand
             throw new UsageException(ex.Message);
         }
 
-        return new CoordinateSettings(agents, listen, runId, runDirectory, timeout, silence, spread, thresholds);
+        return new CoordinateSettings(agents, listen, runId, runDirectory, timeout, silence, spread, thresholds, MetricsPortOption.Bind(parse, _metricsPort));
     }
 
     private sealed record CoordinateSettings(
         int Agents, IPEndPoint Listen, string RunId, string RunDirectory, TimeSpan AgentTimeout, TimeSpan SilenceLimit, TimeSpan MaxStartSpread,
-        IReadOnlyList<Threshold> Thresholds);
+        IReadOnlyList<Threshold> Thresholds, int? MetricsPort);
 }

@@ -19,6 +19,7 @@ namespace Harness.LoadTests.Running;
 /// <param name="RunLeft">Planned time left in the whole run.</param>
 /// <param name="ServerThreads">The target process's OS threads as last scraped; null before the first scrape (or with no scraping). Not on the line.</param>
 /// <param name="WarmUpEnd">Seconds into the series at which the measured part starts (0: no warm-up); null while a warm-up burst runs apart, whose end is not known until it has drained. Not on the line.</param>
+/// <param name="Draining">The scenario's plan is over and only requests in flight remain (the engine's last reports). Not on the line.</param>
 internal sealed record ProgressSecond(
     string SeriesId,
     int SeriesIndex,
@@ -37,7 +38,8 @@ internal sealed record ProgressSecond(
     long Failures,
     TimeSpan RunLeft,
     double? ServerThreads = null,
-    double? WarmUpEnd = null)
+    double? WarmUpEnd = null,
+    bool Draining = false)
 {
     /// <summary>
     /// The progress line, e.g. <c>[1/2 grpc-compute-iocp] 00:15/01:00:00  users 16  812 req/s  p50 1.2 ms  p99 4.8 ms  errors 0/s (0 of 12,180)  in flight 3  run left ~01:59:40</c>;

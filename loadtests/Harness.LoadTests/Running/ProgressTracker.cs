@@ -131,7 +131,8 @@ internal sealed class ProgressTracker(int seriesCount, TimeSpan seriesDuration)
                 p.Failures,
                 left,
                 _serverThreads,
-                _measuredFrom == TimeSpan.MaxValue ? null : _secondsIntoSeries + _measuredFrom.TotalSeconds);
+                _measuredFrom == TimeSpan.MaxValue ? null : _secondsIntoSeries + _measuredFrom.TotalSeconds,
+                p.Elapsed >= p.Duration);
         }
     }
 

@@ -30,6 +30,9 @@ internal sealed class RunContext(RunOptions options, GuardedRecorder recorder, P
     /// <summary><c>matrix</c>'s container watcher; null for local and external targets.</summary>
     public ISeriesWatcher? Watcher { get; } = watcher;
 
+    /// <summary>Who watches the run from outside (<c>--metrics-port</c>, OTLP: Telemetry/); null when no one does.</summary>
+    public IRunFollower? Follower { get; init; }
+
     /// <summary>Time since the run started; events and series offsets count from it.</summary>
     public Stopwatch Clock { get; } = Stopwatch.StartNew();
 }

@@ -30,6 +30,9 @@ internal sealed partial record RunOptions(
     /// <summary><c>--live</c>: serve a page charting the current series while the run lasts.</summary>
     public bool Live { get; init; }
 
+    /// <summary><c>--metrics-port</c>: serve the run's figures as Prometheus text on this port while it runs (Telemetry/); null: not served.</summary>
+    public int? MetricsPort { get; init; }
+
     /// <summary>The options as a <c>--config</c> file (Cli/RunConfigFile), written to the run folder; null: none written.</summary>
     public string? EffectiveConfig { get; init; }
 

@@ -5,6 +5,7 @@ using Harness.LoadTests.Cli;
 using Harness.LoadTests.Live;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Targets;
+using Harness.LoadTests.Telemetry;
 using Spectre.Console;
 
 namespace Harness.LoadTests.Running;
@@ -33,6 +34,26 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
         console.MarkupLineInterpolated(
             $"[bold]harness run[/] {options.Profile.Name}: {seriesCount} series of {(options.Profile.HasBursts ? "up to " : "")}{options.Profile.Duration:hh\\:mm\\:ss}{WarmUp(load)} ({string.Join(", ", modes)} × {string.Join(", ", options.Stacks)} × {string.Join(", ", options.Operations)}{Order(plan)}), writing {runDirectory}");
 
+        // Before any folder or load: a metrics port that cannot be listened on is bad input.
+        RunTelemetry? telemetry;
+        try
+        {
+            var identity = new RunIdentity(runId, options.Profile.Name, options.Profile.IsOpenModel, options.Agent?.FolderName ?? "");
+            telemetry = await RunTelemetry.StartAsync(options.MetricsPort, identity, otlp: null, cancellationToken);
+        }
+        catch (MetricsPortException ex)
+        {
+            console.MarkupLineInterpolated($"[red]error:[/] {ex.Message}");
+            return ExitCodes.Usage;
+        }
+
+        // Served until the report is written, so a last scrape sees the run's final counts.
+        await using var following = telemetry;
+        foreach (var line in telemetry?.Describe() ?? [])
+        {
+            console.WriteLine(line);
+        }
+
         RunRecorder recorder;
         try
         {
@@ -59,7 +80,7 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
         bool interrupted;
         using (var recording = new GuardedRecorder(recorder, cancellationToken))
         {
-            interrupted = await RecordAsync(options, targets, plan, recording, cancellationToken);
+            interrupted = await RecordAsync(options, targets, plan, recording, telemetry, cancellationToken);
             if (recording.Failure is { } failure)
             {
                 var free = OutputSpace.FreeBytes(runDirectory) is { } bytes ? OutputSpace.Format(bytes) : "unknown space";
@@ -75,11 +96,17 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
 
     /// <summary>Runs the plan into the recorder, then completes it; true when the user interrupted the run.</summary>
     private async Task<bool> RecordAsync(
-        RunOptions options, ITargetProvider targets, IReadOnlyList<ModeRun> plan, GuardedRecorder recording, CancellationToken cancellationToken)
+        RunOptions options, ITargetProvider targets, IReadOnlyList<ModeRun> plan, GuardedRecorder recording, RunTelemetry? telemetry,
+        CancellationToken cancellationToken)
     {
         using var scrapeHttp = new HttpClient();
         var progress = new ProgressPrinter(console, new ProgressTracker(plan.Sum(m => m.Series.Count), options.SeriesLoad().Duration));
-        var run = new RunContext(options, recording, progress, scrapeHttp, targets as ISeriesWatcher);
+        var run = new RunContext(options, recording, progress, scrapeHttp, targets as ISeriesWatcher) { Follower = telemetry?.Figures };
+        if (telemetry is not null)
+        {
+            progress.SecondPassed += telemetry.SecondPassed;
+        }
+
         await using var live = options.Live ? await LiveServer.StartAsync(progress, $"{options.Profile.Name} · {Path.GetFileName(RunDirectory)}", cancellationToken) : null;
         if (live is not null)
         {

@@ -7,7 +7,8 @@ namespace Harness.LoadTests.Running;
 /// Where the scenario starts in its series, in whole seconds: 0, or for a measured scenario that follows a warm-up burst
 /// the second it started on, so that both are recorded on the series' one timeline.
 /// </param>
-internal sealed class SeriesObserver(RunContext run, string seriesId, int secondsIntoSeries = 0) : ILoadObserver
+/// <param name="follower">Who watches the series from outside the run (<see cref="IRunFollower"/>); null: no one.</param>
+internal sealed class SeriesObserver(RunContext run, string seriesId, int secondsIntoSeries = 0, ISeriesFollower? follower = null) : ILoadObserver
 {
     private readonly TimeSpan _offset = TimeSpan.FromSeconds(secondsIntoSeries);
 
@@ -22,6 +23,7 @@ internal sealed class SeriesObserver(RunContext run, string seriesId, int second
             sample.IsSuccess,
             sample.StatusCode,
             sample.ServerTime);
+        follower?.OnRequest(in sample);
     }
 
     /// <summary>

@@ -44,6 +44,7 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
         cancellationToken.ThrowIfCancellationRequested();
 
         run.Progress.Tracker.StartSeries(series.Index, seriesId);
+        var follower = run.Follower?.StartSeries(new SeriesLabels(seriesId, target.Stack, series.Operation, target.Mode), warmsUp: load.WarmUp.Count > 0);
         using var watching = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         var notOurs = options.Call is not null || options.UserScenarios.Count > 0;
         var scraper = (options.Agent?.Scrapes ?? true) && target.MetricsAddress is { } metricsAddress
@@ -58,7 +59,7 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             if (load.WarmUpRunsApart)
             {
                 run.Progress.Tracker.StartScenario(0, TimeSpan.MaxValue, load.Duration - load.WarmUpLength);
-                results.Add(await RunScenarioAsync(series, calls, load.WarmUp, 0, cancellationToken));
+                results.Add(await RunScenarioAsync(series, calls, load.WarmUp, 0, follower, cancellationToken));
                 cancellationToken.ThrowIfCancellationRequested();
 
                 // The measured load starts on a whole second of the series, so no second holds requests of both.
@@ -71,12 +72,12 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
 
                 run.Recorder.SetWarmUp(seriesId, measuredFrom);
                 run.Progress.Tracker.StartScenario(measuredFrom, TimeSpan.Zero, TimeSpan.Zero);
-                results.Add(await RunScenarioAsync(series, calls, load.Profile, measuredFrom, cancellationToken));
+                results.Add(await RunScenarioAsync(series, calls, load.Profile, measuredFrom, follower, cancellationToken));
             }
             else
             {
                 run.Progress.Tracker.StartScenario(0, load.WarmUpLength, TimeSpan.Zero);
-                results.Add(await RunScenarioAsync(series, calls, load.Combined, 0, cancellationToken));
+                results.Add(await RunScenarioAsync(series, calls, load.Combined, 0, follower, cancellationToken));
             }
         }
         finally
@@ -86,6 +87,7 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             await runnerSampler;
             await watcher;
             run.Progress.EndSeries();
+            run.Follower?.EndSeries(seriesId);
         }
 
         run.Recorder.EndSeries(seriesId, results.Sum(r => r.Requests));
@@ -116,12 +118,12 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
 
     /// <param name="secondsIntoSeries">Where the scenario starts in the series, in whole seconds.</param>
     private async Task<ScenarioResult> RunScenarioAsync(
-        PlannedSeries series, SeriesCalls calls, IReadOnlyList<LoadSimulation> stages, int secondsIntoSeries, CancellationToken cancellationToken)
+        PlannedSeries series, SeriesCalls calls, IReadOnlyList<LoadSimulation> stages, int secondsIntoSeries, ISeriesFollower? follower, CancellationToken cancellationToken)
     {
         var options = run.Options;
         var firstFailures = new FirstFailures(note => run.Recorder.RecordEvent(new RunEvent(run.Clock.Elapsed.TotalSeconds, "note", series.Id, note)));
         var scenario = calls.Scenario(series.Id, stages, firstFailures);
-        var observer = new SeriesObserver(run, series.Id, secondsIntoSeries);
+        var observer = new SeriesObserver(run, series.Id, secondsIntoSeries, follower);
         observer.RecordStart(stages);
         return await LoadRunner.RunAsync(
             scenario,

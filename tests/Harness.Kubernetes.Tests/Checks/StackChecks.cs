@@ -25,6 +25,7 @@ public static class StackChecks
         .. manifests.Workloads.SelectMany(Labels),
         .. manifests.Services.SelectMany(s => Service(manifests, s)),
         .. manifests.Jobs.SelectMany(Job),
+        .. ScrapeChecks.All(manifests),
         .. RunnerChecks.All(manifests),
     ];
 
@@ -65,16 +66,9 @@ public static class StackChecks
         foreach (var container in workload.Pod.Containers.Where(c => c.Ports is { Count: > 0 }))
         {
             var where = $"{workload.Id} container {container.Name}";
-            if (container.Args is ["coordinate", ..])
+            if (container.Args is ["coordinate", ..] or ["run", ..])
             {
-                // The coordinator is the runner's command: its address and port are its --listen argument.
-                var listen = ContainerArgs.Value(ContainerArgs.Expanded(container), "--listen");
-                var declaredPorts = string.Join(", ", container.Ports!.Select(p => p.ContainerPort));
-                if (listen != $"0.0.0.0:{declaredPorts}")
-                {
-                    errors.Add($"{where}: --listen {listen ?? "(default 127.0.0.1:7070)"} must be 0.0.0.0:PORT with PORT its one containerPort [{declaredPorts}]");
-                }
-
+                errors.AddRange(RunnerPorts(where, container));
                 continue;
             }
 
@@ -92,6 +86,39 @@ public static class StackChecks
         }
 
         return errors;
+    }
+
+    /// <summary>
+    /// The harness command's ports are its arguments: the coordinator's --listen, which must be 0.0.0.0:PORT, and the
+    /// --metrics-port of the runner, an agent or the coordinator (every interface); the container declares exactly those.
+    /// </summary>
+    private static IEnumerable<string> RunnerPorts(string where, V1Container container)
+    {
+        var args = ContainerArgs.Expanded(container);
+        var expected = new List<int>();
+        if (args[0] == "coordinate")
+        {
+            var listen = ContainerArgs.Value(args, "--listen");
+            if (listen is not null && listen.StartsWith("0.0.0.0:", StringComparison.Ordinal) && int.TryParse(listen["0.0.0.0:".Length..], CultureInfo.InvariantCulture, out var port))
+            {
+                expected.Add(port);
+            }
+            else
+            {
+                yield return $"{where}: --listen {listen ?? "(default 127.0.0.1:7070)"} must be 0.0.0.0:PORT with PORT one of its containerPorts";
+            }
+        }
+
+        if (ContainerArgs.Value(args, "--metrics-port") is { } metrics)
+        {
+            expected.Add(int.TryParse(metrics, CultureInfo.InvariantCulture, out var port) ? port : -1);
+        }
+
+        var declared = container.Ports!.Select(p => p.ContainerPort).Order().ToList();
+        if (!declared.SequenceEqual(expected.Order()))
+        {
+            yield return $"{where}: containerPorts [{string.Join(", ", declared)}] differ from the ports its arguments open (--listen, --metrics-port) [{string.Join(", ", expected.Order())}]";
+        }
     }
 
     /// <summary>A pod labelled with a mode runs that mode, and the mode is one the services know.</summary>

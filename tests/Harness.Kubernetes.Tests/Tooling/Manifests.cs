@@ -33,6 +33,10 @@ public sealed class Manifests(IReadOnlyList<object> objects)
 
     public IEnumerable<V1PersistentVolumeClaim> Claims => Objects.OfType<V1PersistentVolumeClaim>();
 
+    public IEnumerable<V1ServiceMonitor> ServiceMonitors => Objects.OfType<V1ServiceMonitor>();
+
+    public IEnumerable<V1PodMonitor> PodMonitors => Objects.OfType<V1PodMonitor>();
+
     public IEnumerable<Workload> Workloads =>
         Deployments.Select(d => new Workload("Deployment", d.Metadata.Name, d.Metadata, d.Spec.Template, d.Spec.Replicas ?? 1))
             .Concat(Jobs.Select(j => new Workload("Job", j.Metadata.Name, j.Metadata, j.Spec.Template, null)));
@@ -45,7 +49,14 @@ public sealed class Manifests(IReadOnlyList<object> objects)
 
     public static Manifests Render(string directory) => Parse(Kubectl.Kustomize(directory));
 
-    public static Manifests Parse(string yaml) => new(KubernetesYaml.LoadAllFromString(yaml, null, strict: true));
+    public static Manifests Parse(string yaml) => new(KubernetesYaml.LoadAllFromString(yaml, Monitors, strict: true));
+
+    /// <summary>The kinds beyond Kubernetes' own that an overlay may hold: the Prometheus operator's monitors (overlays/monitoring).</summary>
+    private static readonly Dictionary<string, Type> Monitors = new(StringComparer.Ordinal)
+    {
+        [$"{V1ServiceMonitor.ApiGroupVersion}/ServiceMonitor"] = typeof(V1ServiceMonitor),
+        [$"{V1ServiceMonitor.ApiGroupVersion}/PodMonitor"] = typeof(V1PodMonitor),
+    };
 
     public V1Job Job(string name) =>
         Jobs.SingleOrDefault(j => j.Metadata.Name == name) ?? throw new InvalidOperationException($"No Job {name} in the render.");

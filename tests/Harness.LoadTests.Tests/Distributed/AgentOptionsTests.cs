@@ -107,6 +107,7 @@ public sealed class AgentOptionsTests
     [InlineData(new[] { "--agents", "2", "--max-start-spread", "0ms" }, "error: --max-start-spread '0ms' must be a duration from 1ms to 10s")]
     [InlineData(new[] { "--agents", "2", "--run-id", "a/b" }, "error: --run-id 'a/b' must be 1 to 100 letters")]
     [InlineData(new[] { "--agents", "2", "--assert", "p42" }, "error: ")]
+    [InlineData(new[] { "--agents", "2", "--metrics-port", "0" }, "error: --metrics-port 0: a port is 1 to 65535, e.g. 9464.")]
     public async Task Coordinate_WithBadOptions_ExitsWithCode2_InOneLine(string[] args, string expected)
     {
         var output = HarnessRun.TempFolder();

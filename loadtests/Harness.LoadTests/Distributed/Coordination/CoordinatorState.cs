@@ -15,7 +15,7 @@ namespace Harness.LoadTests.Distributed.Coordination;
 /// with a message naming it; every agent is told at its next request, and the coordinator still accepts the uploads
 /// of the agents that are alive, for <see cref="UploadGrace"/>, so nothing already recorded is lost.
 /// </remarks>
-internal sealed class CoordinatorState
+internal sealed partial class CoordinatorState
 {
     /// <summary>The default <see cref="SilenceLimit"/>.</summary>
     public static readonly TimeSpan DefaultSilenceLimit = TimeSpan.FromSeconds(30);

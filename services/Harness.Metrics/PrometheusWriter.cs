@@ -1,9 +1,12 @@
 using System.Globalization;
 using System.Text;
 
-namespace Harness.ServiceDefaults;
+namespace Harness.Metrics;
 
-/// <summary>Writes the Prometheus text exposition format (version 0.0.4): HELP and TYPE once per family, then samples.</summary>
+/// <summary>
+/// Writes the Prometheus text exposition format (version 0.0.4): HELP and TYPE once per family, then samples. The
+/// services' /metrics and the load runner's (<c>--metrics-port</c>) both write with it.
+/// </summary>
 public sealed class PrometheusWriter
 {
     public const string ContentType = "text/plain; version=0.0.4; charset=utf-8";
@@ -19,10 +22,13 @@ public sealed class PrometheusWriter
         return this;
     }
 
-    public PrometheusWriter Sample(double value, params (string Name, string Value)[] labels)
+    public PrometheusWriter Sample(double value, params (string Name, string Value)[] labels) => SampleOf("", value, labels);
+
+    /// <summary>A sample of the family under a suffixed name: a histogram's <c>_bucket</c>, <c>_sum</c> and <c>_count</c>.</summary>
+    public PrometheusWriter SampleOf(string suffix, double value, params (string Name, string Value)[] labels)
     {
         var name = _family ?? throw new InvalidOperationException("Call Family before Sample.");
-        _text.Append(name);
+        _text.Append(name).Append(suffix);
         if (labels.Length > 0)
         {
             _text.Append('{');
