@@ -65,7 +65,7 @@ internal static class Calibration
         var calls = 0;
         while (calls < WarmCalls + MaxCalls && clock.Elapsed < TimeBound)
         {
-            var timing = Stopwatch.StartNew();
+            var started = Stopwatch.GetTimestamp();
             try
             {
                 await call(cancellationToken);
@@ -75,7 +75,10 @@ internal static class Calibration
                 return Ideal.None($"not measured: a lone call after the load failed ({FailureStatus.Of(ex)})");
             }
 
-            if (++calls > WarmCalls && median.Add(timing.Elapsed.TotalMilliseconds))
+            // From timestamps, not a TimeSpan, whose 100 ns ticks make a step that completes at once (a scenario of the
+            // user's own may) take 0 ms.
+            var callMs = (Stopwatch.GetTimestamp() - started) * 1000.0 / Stopwatch.Frequency;
+            if (++calls > WarmCalls && median.Add(callMs))
             {
                 break;
             }
@@ -87,6 +90,11 @@ internal static class Calibration
         }
 
         var ms = median.Median;
+        if (ms <= 0)
+        {
+            return Ideal.None("not measured: the lone calls took less time than the clock tells apart from none");
+        }
+
         var method = FormattableString.Invariant(
             $"median of the last {Math.Min(median.Count, StableMedian.Window * 2)} of {median.Count} lone calls after {WarmCalls} discarded, on the service warmed by the series' load, after it")
             + (median.IsStable
