@@ -23,7 +23,7 @@ public sealed class NoMetricsTargetTests
         // Act
         var (exitCode, text) = await HarnessRun.InvokeAsync(
             "run", "--target", $"soap={app.GetBoundAddress()}", "--mode-label", "corewcf", "--operations", "compute",
-            "--iterations", "1000", "--profile", "constant", "--users", "2", "--time-scale", "0.1", "--warm-up", "0", "--output", output);
+            "--iterations", "1000", "--profile", "constant", "--users", "2", "--duration", "4s", "--warm-up", "0", "--output", output);
         await app.StopAsync();
 
         // Assert: every request served, one note saying why there are no server samples, no target-down.

@@ -17,13 +17,13 @@ public sealed class OverlayTests
     [Fact]
     public async Task Distributed_TwoAgents_TheCoordinatorMergesBothRunsIntoOneReport_WithNoRestart()
     {
-        // Arrange: two agents, gRPC in iocp mode only, 10 s series.
+        // Arrange: two agents, gRPC in iocp mode only, 5 s series.
         using var output = new TempFolder();
 
         // Act
         var result = StandInProcess.Run(
-            Bound, Overlay("distributed"), "--output", output.Directory, "--agents", "2", "--duration", "10s",
-            "--runner-arg=--modes=iocp", "--runner-arg=--stacks=grpc", "--runner-arg=--warm-up=2s");
+            Bound, Overlay("distributed"), "--output", output.Directory, "--agents", "2", "--duration", "5s",
+            "--runner-arg=--modes=iocp", "--runner-arg=--stacks=grpc", "--runner-arg=--warm-up=1s");
 
         // Assert
         Assert.True(result.ExitCode == 0, result.Output);

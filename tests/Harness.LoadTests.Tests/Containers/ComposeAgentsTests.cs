@@ -24,9 +24,9 @@ public sealed class ComposeAgentsTests
         {
             ["AGENTS"] = "2",
             ["REPORTS_DIR"] = reports,
-            ["RUNNER_TIME_SCALE"] = "0.25",
+            ["RUNNER_TIME_SCALE"] = "0.1",
             // Compute, not CallThirdParty: under threadpool the blocking calls starve the service's pool, and whether
-            // any call of a 5 s series comes back then depends on when the pool injects threads (0 of them did, on
+            // any call of a short series comes back then depends on when the pool injects threads (0 of them did, on
             // both agents, in 2 of 3 runs). This test is about claiming indexes and merging, not about starvation.
             ["RUNNER_OPERATIONS"] = "compute",
             ["AGENTS_TIMEOUT"] = "5m",

@@ -24,7 +24,7 @@ public sealed class ComposeSmokeTests
         var env = new Dictionary<string, string>
         {
             ["REPORTS_DIR"] = reports,
-            ["RUNNER_TIME_SCALE"] = "0.25",
+            ["RUNNER_TIME_SCALE"] = "0.15",
             ["RUNNER_OPERATIONS"] = "call-third-party",
             ["RUNNER_DELAY_MS"] = "200",
         };
