@@ -13,7 +13,12 @@ namespace Harness.Services.Tests;
 [Trait("Category", "Measurement")]
 public sealed class SchedulingBehaviourTests(ITestOutputHelper output)
 {
-    private static readonly string[] Modes = ["threadpool", "iocp", "custompool"];
+    /// <summary>
+    /// The modes the blocking-calls test loads. Only custompool's figure is asserted; the other two are figures for
+    /// scripts/measure-foundation.sh (HARNESS_MEASURE_ALL_MODES=1), which the suite leaves out: about 10 s each, asserted nowhere.
+    /// </summary>
+    private static readonly string[] BlockingCallModes =
+        Environment.GetEnvironmentVariable("HARNESS_MEASURE_ALL_MODES") == "1" ? ["threadpool", "iocp", "custompool"] : ["custompool"];
 
     [Theory]
     [InlineData(Stack.Soap)]
@@ -51,7 +56,7 @@ public sealed class SchedulingBehaviourTests(ITestOutputHelper output)
         var times = new Dictionary<string, TimeSpan>();
         var failures = new Dictionary<string, int>();
 
-        foreach (var mode in Modes)
+        foreach (var mode in BlockingCallModes)
         {
             await using var service = await LocalProcess.StartAsync(AssemblyOf(stack), AssemblyOf(stack), [$"--Scheduling:Mode={mode}", $"--ThirdParty:BaseAddress={stub.Address}"], CancellationToken.None);
             using var client = CreateClient(stack, service.Address);
