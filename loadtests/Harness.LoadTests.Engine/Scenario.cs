@@ -14,6 +14,9 @@ public sealed record Scenario(string Name, Func<ScenarioContext, Task<StepResult
     /// <summary>True when the stages set arrival rates (open model), false when they set virtual users.</summary>
     public bool IsOpenModel => Simulations.Any(s => s.IsOpenModel);
 
+    /// <summary>Handed to every request of the scenario as <see cref="ScenarioContext.Target"/>; the engine does nothing else with it.</summary>
+    public Uri? Target { get; init; }
+
     /// <summary>
     /// A scenario of your own for <c>HarnessApp.RunAsync</c>: its name and its step, one request. The load comes from
     /// the command line (<c>--profile</c>, <c>--users</c>, <c>--rate</c>, <c>--warm-up</c>), so it has no stages here.

@@ -9,7 +9,7 @@ public sealed record ScenarioContext(int CopyNumber, long InvocationNumber, Canc
 {
     /// <summary>
     /// Where the series sends its requests when the run was given services (<c>--target</c>), so that one scenario can
-    /// load each mode's service in turn; null without targets. The engine itself never sets it.
+    /// load each mode's service in turn; null without targets. The engine copies it from <see cref="Scenario.Target"/>.
     /// </summary>
     public Uri? Target { get; init; }
 }

@@ -119,7 +119,7 @@ internal sealed class ScenarioRun
         var cancelledByEngine = false;
         try
         {
-            result = await _scenario.Run(new ScenarioContext(copyNumber, invocation, _requestToken)).ConfigureAwait(false);
+            result = await _scenario.Run(new ScenarioContext(copyNumber, invocation, _requestToken) { Target = _scenario.Target }).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (_requestToken.IsCancellationRequested)
         {

@@ -113,7 +113,7 @@ internal sealed class RunCommandOptions
         }
 
         var stacks = List(parse.GetValue(Stacks)!, "--stacks", Harness.LoadTests.Targets.Stacks.All);
-        var operations = UserScenarios.Count > 0 ? [] : List(parse.GetValue(Operations)!, "--operations", Scenarios.Operations.All);
+        var operations = UserScenarios.Count > 0 ? ScenarioOperations(parse) : List(parse.GetValue(Operations)!, "--operations", Scenarios.Operations.All);
         var label = parse.GetValue(ModeLabel)!;
         var targets = (parse.GetValue(Targets) ?? []).Select(t => Guard(() => ExternalTargets.Parse(t, label))).ToList();
         IReadOnlyList<string> modes;
@@ -148,19 +148,6 @@ internal sealed class RunCommandOptions
         {
             // Duplicates kept: --modes threadpool,threadpool runs threadpool twice.
             modes = List(parse.GetValue(Modes)!, "--modes", SchedulingOptions.ModeNames.Keys.ToList(), distinct: false);
-        }
-
-        if (UserScenarios.Count > 0)
-        {
-            // An app's scenarios are its operations; --operations picks some of them.
-            var names = UserScenarios.Select(s => s.Name).ToList();
-            operations = parse.GetResult(Operations) is { Implicit: false }
-                ? [.. List(parse.GetValue(Operations)!, "--operations", names).Select(p => names.First(n => string.Equals(n, p, StringComparison.OrdinalIgnoreCase)))]
-                : names;
-            if (parse.GetResult(Calls.Call) is { Implicit: false })
-            {
-                throw new UsageException($"--call loads one method instead of scenarios; this app runs its own scenarios ({string.Join(", ", names)}).");
-            }
         }
 
         // --call loads one method of the targets' stack, named as an operation is in series ids.
@@ -212,6 +199,20 @@ internal sealed class RunCommandOptions
             CallRequest = call,
             UserScenarios = [.. UserScenarios.Where(s => operations.Contains(s.Name))],
         };
+    }
+
+    /// <summary>An app's scenarios are its operations, as declared; <c>--operations</c> picks some of them, <c>--call</c> none.</summary>
+    private List<string> ScenarioOperations(ParseResult parse)
+    {
+        var names = UserScenarios.Select(s => s.Name).ToList();
+        if (parse.GetResult(Calls.Call) is { Implicit: false })
+        {
+            throw new UsageException($"--call loads one method instead of scenarios; this app runs its own scenarios ({string.Join(", ", names)}).");
+        }
+
+        return parse.GetResult(Operations) is { Implicit: false }
+            ? [.. List(parse.GetValue(Operations)!, "--operations", names).Select(p => names.First(n => string.Equals(n, p, StringComparison.OrdinalIgnoreCase)))]
+            : names;
     }
 
     private static void ValidateSettings(OperationSettings settings)

@@ -82,9 +82,10 @@ internal abstract class SeriesCalls : IDisposable
 
         public override bool IsCpuBound => false;
 
-        // The step sees the series' target, so that one scenario loads each mode's service in turn.
+        // The step sees the series' target, so that one scenario loads each mode's service in turn; the engine puts it
+        // in each request's context, with no copy of the context per request.
         public override Scenario Scenario(string name, IReadOnlyList<LoadSimulation> stages, FirstFailures firstFailures) =>
-            GuardedStep.Create(name, stages, firstFailures, context => scenario.Run(context with { Target = target.Address }));
+            GuardedStep.Create(name, stages, firstFailures, scenario.Run) with { Target = target.Address };
 
         public override async Task LoneCallAsync(CancellationToken cancellationToken)
         {
