@@ -70,7 +70,12 @@ internal sealed class ManifestSet
     {
         try
         {
-            return new ManifestSet(KubernetesYaml.LoadAllFromString(yaml, null, strict: true));
+            return new ManifestSet(KubernetesYaml.LoadAllFromString(yaml, OperatorObject.Kinds, strict: true));
+        }
+        catch (KeyNotFoundException ex)
+        {
+            // KubernetesClient's reader knows the built-in kinds and those given to it; any other is named here.
+            throw new ManifestException($"the rendered manifests hold a kind the stand-in does not know ({ex.Message}); it reads the built-in kinds and {string.Join(", ", OperatorObject.Kinds.Keys)}");
         }
         catch (YamlDotNet.Core.YamlException ex)
         {
