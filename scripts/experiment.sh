@@ -7,7 +7,8 @@
 # to change it. Each writes its run folder(s) under reports/<experiment>/ and prints the report path. These are
 # benchmarks: S2 takes 8 minutes per series as published (2 stacks × 3 modes × 2 repetitions = 96 minutes).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib/common.sh"
+cd "$root"
 cores=$(nproc)
 experiment=${1:-}
 shift || true
