@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reruns one of the published experiments (../shared/EXPERIMENTS.md; docs/experiments.md) with the harness.
+# Reruns one of the published experiments (docs/experiments.md) with the harness.
 # Usage: scripts/experiment.sh S0|S0-burst|S0-closed|S0-open|S1|S2|S2-matrix|S3 [extra harness options]
 #   e.g. scripts/experiment.sh S2 --stacks grpc --time-scale 0.25
 # Every experiment runs each mode twice (--repeat 2: A B B A…, each repetition against services started afresh), so
@@ -62,7 +62,7 @@ s3_summary() {
 # S0: CPU-bound Compute (20,000,000 iterations) on both stacks, threadpool vs the IOCP rule, in three load models.
 s0_iterations=20000000
 s0_burst() {
-  # Seed 000's shape: 5 calls per core released at once on an idle service, each made once (profile burst).
+  # The published burst: 5 calls per core released at once on an idle service, each made once (profile burst).
   harness run --output reports/S0-burst --profile burst --operations compute --iterations "$s0_iterations" --modes threadpool,iocp
 }
 s0_closed() {
@@ -109,7 +109,7 @@ case "$experiment" in
   S0-closed) s0_closed ;;
   S0-open) s0_open ;;
   S1)
-    # Seed 001 at its published scale: 100,000 users (S1_USERS), each keeping one call in flight whose 60 s wait
+    # At the published scale: 100,000 users (S1_USERS), each keeping one call in flight whose 60 s wait
     # (S1_WAIT_MS) holds no thread (task-delay), on gRPC, where HTTP/2 carries them all on a few connections. Users
     # are added evenly over one wait, so calls start and end at an even rate (100,000 / 60 s, about 1,700/s) instead
     # of in waves; then held for 2 minutes. docs/s1-scale.md says where the memory goes and why.
@@ -141,7 +141,7 @@ case "$experiment" in
       --operations call-third-party --fanout 1 --delay-ms "$wait_ms" --style task-delay --modes threadpool --stacks soap
     ;;
   S2)
-    # Seed 002: ramp 4 users +4 every 45 s for 8 minutes; each request fans out 4 blocking 4 s calls.
+    # As published: ramp 4 users +4 every 45 s for 8 minutes; each request fans out 4 blocking 4 s calls.
     harness run --output reports/S2 --profile ramp \
       --operations call-third-party --fanout 4 --delay-ms 4000 --style blocking --modes threadpool,iocp,custompool
     ;;
@@ -153,7 +153,7 @@ case "$experiment" in
       --cpus 1 --memory 512m
     ;;
   S3)
-    # Seed 003: 8 blocking reads per request, sequential vs the default degree of parallelism (cores) vs 8. The
+    # As published: 8 blocking reads per request, sequential vs the default degree of parallelism (cores) vs 8. The
     # degree is an operation argument, not a mode, so each is a run of its own: six runs in the balanced order
     # 1 cores 8 8 cores 1 (each degree early once and late once), each with its warm-up and --repeat repetitions.
     started=$(mktemp)

@@ -3,7 +3,7 @@ using static Harness.LoadTests.Reporting.Tests.Runs;
 
 namespace Harness.LoadTests.Reporting.Tests;
 
-/// <summary>Repeated modes: medians, their bounds, ratio spreads and "within noise" (issue 8).</summary>
+/// <summary>Repeated modes: medians, their bounds, ratio spreads and "within noise", so one lucky run decides no verdict.</summary>
 public sealed class RepetitionTests
 {
     [Fact]
