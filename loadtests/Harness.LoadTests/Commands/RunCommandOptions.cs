@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Profiles;
 using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Running;
@@ -8,7 +9,7 @@ using Harness.LoadTests.Telemetry;
 using Harness.Scheduling;
 using Harness.Workloads;
 
-namespace Harness.LoadTests.Cli;
+namespace Harness.LoadTests.Commands;
 
 /// <summary>The options of <c>harness run</c> (also accepted with no subcommand), and their validation.</summary>
 internal sealed class RunCommandOptions
@@ -258,6 +259,3 @@ internal sealed class RunCommandOptions
         }
     }
 }
-
-/// <summary>Bad command-line input: printed as is, exit code 2.</summary>
-internal sealed class UsageException(string message) : Exception(message);
