@@ -1,8 +1,8 @@
 using System.Globalization;
 using System.Runtime.InteropServices;
+using Harness.Agreements;
 using Harness.LoadTests.Scenarios;
 using Harness.LoadTests.Targets;
-using Harness.Workloads;
 
 namespace Harness.LoadTests.Commands;
 
