@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Harness.Agreements;
 using Harness.Scheduling;
 
 namespace Harness.Workloads;

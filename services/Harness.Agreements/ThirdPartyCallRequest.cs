@@ -1,4 +1,4 @@
-namespace Harness.Workloads;
+namespace Harness.Agreements;
 
 /// <summary>One <c>CallThirdParty</c> operation: <paramref name="Fanout"/> calls of <paramref name="DelayMs"/> each.</summary>
 /// <param name="Fanout">Calls this request makes (experiment S2: one request queues several work items).</param>
@@ -9,10 +9,3 @@ public sealed record ThirdPartyCallRequest(int Fanout, int DelayMs, CallStyle St
 {
     public int EffectiveParallelism => Parallelism == 0 ? Fanout : Math.Min(Parallelism, Fanout);
 }
-
-/// <summary>What a <c>CallThirdParty</c> operation did.</summary>
-/// <param name="Calls">Calls completed (equals the fan-out on success).</param>
-/// <param name="Elapsed">Wall-clock time of the whole operation inside the service.</param>
-/// <param name="ThreadId">The managed thread the operation finished on.</param>
-/// <param name="DistinctThreads">How many threads made the calls.</param>
-public readonly record struct ThirdPartyCallResult(int Calls, TimeSpan Elapsed, int ThreadId, int DistinctThreads);

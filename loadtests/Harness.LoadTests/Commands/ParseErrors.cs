@@ -1,7 +1,7 @@
-using System.CommandLine;
 using System.CommandLine.Parsing;
+using System.CommandLine;
 
-namespace Harness.LoadTests.Cli;
+namespace Harness.LoadTests.Commands;
 
 /// <summary>
 /// A command line that does not parse, said in one line: the option (or command) and what it takes, rather than

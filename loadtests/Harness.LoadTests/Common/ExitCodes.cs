@@ -1,4 +1,4 @@
-namespace Harness.LoadTests.Cli;
+namespace Harness.LoadTests.Common;
 
 /// <summary>The <c>harness</c> command's exit codes, all of them; README's "Exit codes" lists the same.</summary>
 internal static class ExitCodes

@@ -2,7 +2,7 @@ using Harness.LoadTests.Calls;
 using Harness.LoadTests.Targets;
 using Spectre.Console;
 
-namespace Harness.LoadTests.Cli;
+namespace Harness.LoadTests.Commands;
 
 /// <summary>
 /// <c>run --call</c>'s step before any load: resolve the call against the first target (printing what it reads, which

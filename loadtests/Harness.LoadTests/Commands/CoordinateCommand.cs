@@ -1,15 +1,16 @@
 using System.CommandLine;
 using System.Globalization;
 using System.Net;
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Distributed.Coordination;
+using Harness.LoadTests.Distributed;
 using Harness.LoadTests.Profiles;
 using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Running;
 using Harness.LoadTests.Telemetry;
 using Spectre.Console;
 
-namespace Harness.LoadTests.Distributed;
+namespace Harness.LoadTests.Commands;
 
 /// <summary>
 /// <c>harness coordinate --agents N</c>: the meeting point of a distributed run. Agents (<c>harness run --agent …

@@ -1,10 +1,12 @@
 using System.CommandLine;
 using System.Globalization;
-using System.Text.Json;
 using System.Text.Json.Nodes;
+using System.Text.Json;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Profiles;
+using Harness.LoadTests.Running;
 
-namespace Harness.LoadTests.Cli;
+namespace Harness.LoadTests.Commands;
 
 /// <summary>
 /// <c>--config FILE</c>: the options of <c>run</c> as a JSON object, keyed by the option's name without its dashes in
@@ -15,7 +17,7 @@ namespace Harness.LoadTests.Cli;
 internal static class RunConfigFile
 {
     /// <summary>The file every run writes into its folder.</summary>
-    public const string FileName = "run-config.json";
+    public const string FileName = RunOrchestrator.ConfigFileName;
 
     private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true };
 

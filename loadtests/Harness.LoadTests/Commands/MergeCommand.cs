@@ -1,11 +1,12 @@
 using System.CommandLine;
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Common;
+using Harness.LoadTests.Distributed;
 using Harness.LoadTests.Profiles;
 using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Running;
 using Spectre.Console;
 
-namespace Harness.LoadTests.Distributed;
+namespace Harness.LoadTests.Commands;
 
 /// <summary>
 /// <c>harness merge RUN_DIR... --output DIR</c>: agents' run folders copied by hand joined into one run folder

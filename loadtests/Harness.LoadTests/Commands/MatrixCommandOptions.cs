@@ -1,9 +1,10 @@
 using System.CommandLine;
 using System.Globalization;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Containers;
 using Harness.LoadTests.Running;
 
-namespace Harness.LoadTests.Cli;
+namespace Harness.LoadTests.Commands;
 
 /// <summary>
 /// <c>harness matrix</c>: the options of <c>run</c> (profile, operations, thresholds...) plus the containers' limits,

@@ -1,4 +1,4 @@
-namespace Harness.Workloads;
+namespace Harness.Agreements;
 
 /// <summary>The <c>Workloads</c> configuration section: the largest request a service accepts.</summary>
 public sealed class WorkloadLimits

@@ -1,10 +1,10 @@
 using System.Globalization;
 using System.Runtime.InteropServices;
+using Harness.Agreements;
 using Harness.LoadTests.Scenarios;
 using Harness.LoadTests.Targets;
-using Harness.Workloads;
 
-namespace Harness.LoadTests.Cli;
+namespace Harness.LoadTests.Commands;
 
 /// <summary>
 /// The file descriptors a closed-model run needs at its peak, against the per-process limit (RLIMIT_NOFILE). Past

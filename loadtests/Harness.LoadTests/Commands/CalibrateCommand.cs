@@ -1,11 +1,12 @@
 using System.CommandLine;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Running;
 using Harness.LoadTests.Scenarios;
 using Harness.LoadTests.Targets;
 using Spectre.Console;
 
-namespace Harness.LoadTests.Cli;
+namespace Harness.LoadTests.Commands;
 
 /// <summary>
 /// <c>harness calibrate</c> (issue 8 §3): one mode run twice in one run (A/A), each time with services started afresh
@@ -67,8 +68,8 @@ internal static class CalibrateCommand
             return HarnessCli.Usage(console, ex.Message);
         }
 
-        await using var targets = HarnessCli.TargetsFor(console, run);
-        var orchestrator = new RunOrchestrator(console);
+        await using var targets = RunCommand.TargetsFor(console, run);
+        var orchestrator = new RunOrchestrator(console, RunCommand.Sinks);
         int exit;
         try
         {

@@ -1,10 +1,11 @@
 using System.CommandLine;
 using System.Globalization;
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Common;
+using Harness.LoadTests.Distributed;
 using Harness.LoadTests.Profiles;
 using Harness.LoadTests.Running;
 
-namespace Harness.LoadTests.Distributed;
+namespace Harness.LoadTests.Commands;
 
 /// <summary>
 /// The options of <c>harness run</c> that make it one agent of a distributed run: <c>--agent</c>,
@@ -112,9 +113,3 @@ internal sealed class AgentCommandOptions
         id.Length is > 0 and <= MaxRunIdLength && id is not ("." or "..")
         && id.All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.');
 }
-
-/// <summary>What <c>--agent</c> and its companions asked for, before the coordinator confirms the index.</summary>
-/// <param name="Index">The agent's index, or null to take the lowest free one the coordinator has.</param>
-/// <param name="Coordinator">The coordinator's base URL.</param>
-/// <param name="AgentTimeout">How long to keep trying to reach the coordinator at the start.</param>
-internal sealed record AgentRequest(int? Index, int Count, Uri Coordinator, TimeSpan AgentTimeout);

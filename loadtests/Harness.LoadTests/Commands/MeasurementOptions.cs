@@ -1,9 +1,10 @@
 using System.CommandLine;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Engine;
 using Harness.LoadTests.Profiles;
 using Harness.LoadTests.Running;
 
-namespace Harness.LoadTests.Cli;
+namespace Harness.LoadTests.Commands;
 
 /// <summary>The options of how a series is measured (<c>--warm-up</c>, <c>--backoff</c>), shared by <c>run</c>, <c>matrix</c> and <c>calibrate</c>.</summary>
 internal sealed class MeasurementOptions

@@ -1,7 +1,7 @@
 using Grpc.Core;
 using Harness.Metrics;
 
-namespace Harness.LoadTests.Scenarios;
+namespace Harness.LoadTests.Calls;
 
 /// <summary>The server's own execution time, as a reply reports it (<c>ElapsedMs</c>), or its gRPC trailer.</summary>
 internal static class ServerTime

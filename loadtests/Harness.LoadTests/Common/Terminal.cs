@@ -1,4 +1,4 @@
-namespace Harness.LoadTests.Cli;
+namespace Harness.LoadTests.Common;
 
 /// <summary>Who reads the output: a person at a terminal (colours, a progress line rewritten in place) or a log.</summary>
 internal static class Terminal

@@ -1,9 +1,10 @@
 using System.CommandLine;
-using Harness.LoadTests.Calls;
 using Harness.LoadTests.Calls.Grpc;
+using Harness.LoadTests.Calls;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Targets;
 
-namespace Harness.LoadTests.Cli;
+namespace Harness.LoadTests.Commands;
 
 /// <summary>
 /// <c>--call</c> and its companions: load any unary gRPC method or SOAP operation of a running service instead of the

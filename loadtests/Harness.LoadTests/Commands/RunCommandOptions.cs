@@ -1,14 +1,14 @@
 using System.CommandLine;
+using Harness.Agreements;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Profiles;
 using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Running;
 using Harness.LoadTests.Scenarios;
 using Harness.LoadTests.Targets;
 using Harness.LoadTests.Telemetry;
-using Harness.Scheduling;
-using Harness.Workloads;
 
-namespace Harness.LoadTests.Cli;
+namespace Harness.LoadTests.Commands;
 
 /// <summary>The options of <c>harness run</c> (also accepted with no subcommand), and their validation.</summary>
 internal sealed class RunCommandOptions
@@ -34,7 +34,7 @@ internal sealed class RunCommandOptions
 
     public Option<string> Operations { get; } = new("--operations") { Description = "Operations: compute, call-third-party.", DefaultValueFactory = _ => "compute,call-third-party" };
 
-    public Option<string> Modes { get; } = new("--modes") { Description = "Scheduling modes to start locally, in order: threadpool, iocp, custompool; a mode listed twice runs twice. With --target: which of the targets' modes to run.", DefaultValueFactory = _ => "threadpool,iocp,custompool" };
+    public Option<string> Modes { get; } = new("--modes") { Description = "Scheduling modes to start locally, in order: threadpool, iocp, custompool; a mode listed twice runs twice. With --target: which of the targets' modes to run.", DefaultValueFactory = _ => string.Join(",", SchedulingModes.Names) };
 
     public Option<int> Repeat { get; } = new("--repeat") { Description = $"Run every mode N times ({MinRepeat}–{MaxRepeat}), in a balanced order (A B B A…), each time with services of its own.", DefaultValueFactory = _ => 1 };
 
@@ -147,7 +147,7 @@ internal sealed class RunCommandOptions
         else
         {
             // Duplicates kept: --modes threadpool,threadpool runs threadpool twice.
-            modes = List(parse.GetValue(Modes)!, "--modes", SchedulingOptions.ModeNames.Keys.ToList(), distinct: false);
+            modes = List(parse.GetValue(Modes)!, "--modes", SchedulingModes.Names, distinct: false);
         }
 
         // --call loads one method of the targets' stack, named as an operation is in series ids.
@@ -258,6 +258,3 @@ internal sealed class RunCommandOptions
         }
     }
 }
-
-/// <summary>Bad command-line input: printed as is, exit code 2.</summary>
-internal sealed class UsageException(string message) : Exception(message);

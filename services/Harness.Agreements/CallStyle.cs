@@ -1,6 +1,6 @@
 using Harness.Text;
 
-namespace Harness.Workloads;
+namespace Harness.Agreements;
 
 /// <summary>How one call to the third party waits. The runtime injects threads differently for each.</summary>
 public enum CallStyle
