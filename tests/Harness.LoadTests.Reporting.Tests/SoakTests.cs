@@ -54,7 +54,7 @@ public sealed class SoakTests
         var p99 = results.Single(r => r.Threshold.Metric == ThresholdMetric.SoakP99Drift);
         Assert.Equal("p99 rose 30.0 % from the first 10 % (100 ms) to the last 10 % (130 ms) (limit < 10 %)", p99.Message);
         Assert.Contains("<code>soak.memory.growth&lt;2%/h</code> (default)", HtmlReport.Render(run, results), StringComparison.Ordinal);
-        Assert.Contains("soak.memory.growth<2%/h (default)", ThresholdEvaluator.ToText(results), StringComparison.Ordinal);
+        Assert.Contains("soak.memory.growth<2%/h (default)", ThresholdText.ToText(results), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -66,7 +66,7 @@ public sealed class SoakTests
 
         Assert.Equal(SoakDefaults.Expressions.Count, results.Count);
         Assert.All(results, r => Assert.True(r.Passed, r.Message));
-        Assert.EndsWith("5 threshold checks: 5 passed, 0 failed, 0 not judged." + Environment.NewLine, ThresholdEvaluator.ToText(results), StringComparison.Ordinal);
+        Assert.EndsWith("5 threshold checks: 5 passed, 0 failed, 0 not judged." + Environment.NewLine, ThresholdText.ToText(results), StringComparison.Ordinal);
         var memory = results.Single(r => r.Threshold.Metric == ThresholdMetric.SoakMemoryGrowth);
         Assert.InRange(memory.Actual!.Value, -0.5, 0.5);
     }
@@ -211,7 +211,7 @@ public sealed class SoakTests
         var run = Run(Series("threadpool", leak: false, drift: false, settle: true, seconds: WarmUp + 120));
         var results = ThresholdEvaluator.Evaluate(run, []);
 
-        var text = ThresholdEvaluator.ToText(results);
+        var text = ThresholdText.ToText(results);
         var markdown = MarkdownReport.Render(run, results);
         var html = HtmlReport.Render(run, results);
 

@@ -1,6 +1,7 @@
 using System.Text;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Reporting.Formats;
+using Harness.LoadTests.Reporting.Text;
 
 namespace Harness.LoadTests.Reporting.Analysis;
 

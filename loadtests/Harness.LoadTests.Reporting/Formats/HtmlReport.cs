@@ -4,6 +4,7 @@ using System.Text;
 using System.Text.Json;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Reporting.Analysis;
+using Harness.LoadTests.Reporting.Text;
 using static Harness.LoadTests.Reporting.Formats.Html;
 
 namespace Harness.LoadTests.Reporting.Formats;

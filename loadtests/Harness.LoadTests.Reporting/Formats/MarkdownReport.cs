@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Reporting.Analysis;
+using Harness.LoadTests.Reporting.Text;
 
 namespace Harness.LoadTests.Reporting.Formats;
 
@@ -53,9 +54,9 @@ public static class MarkdownReport
             md.AppendLine();
             md.AppendLine("## Thresholds");
             md.AppendLine();
-            md.Append(ThresholdEvaluator.ToMarkdown(thresholds));
+            md.Append(ThresholdText.ToMarkdown(thresholds));
             md.AppendLine();
-            md.AppendLine(ThresholdEvaluator.Tally(thresholds));
+            md.AppendLine(ThresholdText.Tally(thresholds));
         }
 
         foreach (var group in groups)
@@ -78,8 +79,8 @@ public static class MarkdownReport
             }
 
             md.AppendLine();
-            md.AppendLine("Targets' CPU (processors the runtime used, cgroup CPU limit): " + string.Join(" · ", group.Rows.Select(r => $"{r.Label} {Format.Cpu(r.Summary.Cpu)}")));
-            if (Format.CpuMismatch(group) is { } mismatch)
+            md.AppendLine("Targets' CPU (processors the runtime used, cgroup CPU limit): " + string.Join(" · ", group.Rows.Select(r => $"{r.Label} {FigureText.Cpu(r.Summary.Cpu)}")));
+            if (FigureText.CpuMismatch(group) is { } mismatch)
             {
                 md.AppendLine();
                 md.AppendLine(CultureInfo.InvariantCulture, $"**Warning:** {mismatch}");
@@ -114,7 +115,7 @@ public static class MarkdownReport
                 }
             }
 
-            var coverage = group.Rows.Select(r => (r.Label, Note: Format.ServerCoverage(r.Summary))).Where(c => c.Note is not null).ToList();
+            var coverage = group.Rows.Select(r => (r.Label, Note: FigureText.ServerCoverage(r.Summary))).Where(c => c.Note is not null).ToList();
             if (coverage.Count > 0)
             {
                 md.AppendLine();
@@ -281,8 +282,8 @@ public static class MarkdownReport
         {
             table.Add(
             [
-                mode.Label, mode.Rows.Count.ToString(CultureInfo.InvariantCulture), Format.Bounds(mode.Of(ModeFigure.Mean)),
-                .. figures.SelectMany(f => new[] { Format.Spread(mode.Of(f)), mode.Of(f) is { Count: > 1 } s ? Format.Rate(s.AaSpread) : Format.Missing }),
+                mode.Label, mode.Rows.Count.ToString(CultureInfo.InvariantCulture), FigureText.Bounds(mode.Of(ModeFigure.Mean)),
+                .. figures.SelectMany(f => new[] { FigureText.Spread(mode.Of(f)), mode.Of(f) is { Count: > 1 } s ? Format.Rate(s.AaSpread) : Format.Missing }),
             ]);
         }
 
@@ -292,7 +293,7 @@ public static class MarkdownReport
     private static string RatioText(ModeRatio ratio) => ratio.Verdict switch
     {
         RatioVerdict.Base => "base",
-        RatioVerdict.WithinNoise => Format.Ratio(ratio) + " within noise",
-        _ => Format.Ratio(ratio),
+        RatioVerdict.WithinNoise => FigureText.Ratio(ratio) + " within noise",
+        _ => FigureText.Ratio(ratio),
     };
 }

@@ -34,7 +34,7 @@ internal static class RunReport
 
         if (results.Count > 0)
         {
-            console.WriteLine(ThresholdEvaluator.ToText(results));
+            console.WriteLine(ThresholdText.ToText(results));
         }
 
         console.MarkupLineInterpolated($"[green]Report:[/] {written.Html}");
