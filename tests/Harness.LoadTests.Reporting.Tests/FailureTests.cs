@@ -43,14 +43,14 @@ public sealed class FailureTests
 
         var ratios = ModeComparison.Build(run).Single().Rows.Single(r => r.Label == "iocp").Ratios;
         var threshold = ThresholdEvaluator.Evaluate(run, [Threshold.Parse("mode=iocp:mean<60ms")]).Single();
-        var compare = RunComparison.Compare(FastFailures("A", iocpFails: false), FastFailures("B")).Matched.Single(m => m.After.Series.Mode == "iocp");
+        var compare = MultiRunComparison.Build([FastFailures("A", iocpFails: false), FastFailures("B")]).Pairings[0].Matched.Single(m => m.After.Series.Mode == "iocp");
 
         Assert.Equal(1.0, ratios.Mean!.Value, 9);
         Assert.Equal(1.0, ratios.P50!.Value, 9);
         Assert.False(threshold.Passed);
         Assert.Equal(100, threshold.Actual!.Value, 6);
-        Assert.Equal(0, compare.Changes.Single(c => c.Metric == RunComparison.MeanMs).PercentChange);
-        Assert.True(compare.Changes.Single(c => c.Metric == RunComparison.ErrorRate).IsRegression());
+        Assert.Equal(0, compare.Changes.Single(c => c.Metric == SeriesPairing.MeanMs).PercentChange);
+        Assert.True(compare.Changes.Single(c => c.Metric == SeriesPairing.ErrorRate).IsRegression());
     }
 
     [Fact]

@@ -25,12 +25,12 @@ public sealed class TailTests
         var b = Run([(info, [Sample(0, 4, Histogram((1_000, 9_998), (900_000, 2)))])], runId: "b");
 
         var results = ThresholdEvaluator.Evaluate(a, [Threshold.Parse("p99.9<5s"), Threshold.Parse("p99.99<500ms")]);
-        var comparison = RunComparison.Compare(a, b);
+        var comparison = MultiRunComparison.Build([a, b]).Pairings[0];
 
         Assert.Equal([true, false], results.Select(r => r.Passed));
         Assert.Equal(900, results[1].Actual);
-        Assert.Equal(-50, comparison.Matched[0].Changes.Single(c => c.Metric == RunComparison.P999Ms).PercentChange);
-        Assert.Contains("p99.99 ms", comparison.ToText(), StringComparison.Ordinal);
+        Assert.Equal(-50, comparison.Matched[0].Changes.Single(c => c.Metric == SeriesPairing.P999Ms).PercentChange);
+        Assert.Contains("p99.99 ms", ComparisonText.ToText(comparison), StringComparison.Ordinal);
         Assert.Contains("| mode | requests | req/s | mean ms | p50 ms | p90 ms | p99 ms | p99.9 ms | p99.99 ms |", MarkdownReport.Render(a), StringComparison.Ordinal);
         Assert.Contains("<th>p99.9</th><th>p99.99</th>", HtmlReport.Render(a), StringComparison.Ordinal);
     }

@@ -57,13 +57,13 @@ public sealed class WarmUpTests : IDisposable
 
         // The same series with an all-fast timeline compares at 0 % once both leave the warm-up out.
         var fast = WarmRun("fast", timeline: () => [.. Enumerable.Range(0, 7).Select(s => Sample(s, 20, Histogram((10_000, 100)), server: Server("iocp", 30, 2, 0, s, 1000 * s, 0)))]);
-        var changes = RunComparison.Compare(run, fast).Matched.Single().Changes;
+        var changes = MultiRunComparison.Build([run, fast]).Pairings[0].Matched.Single().Changes;
 
         Assert.All(warm, r => Assert.True(r.Passed, r.Message));
         Assert.False(Assert.Single(unwarmed).Passed);
-        Assert.Equal(0, changes.Single(c => c.Metric == RunComparison.P99Ms).PercentChange);
-        Assert.Equal(0, changes.Single(c => c.Metric == RunComparison.RequestsPerSecond).PercentChange);
-        Assert.Equal(0, changes.Single(c => c.Metric == RunComparison.ErrorRate).PercentChange);
+        Assert.Equal(0, changes.Single(c => c.Metric == SeriesPairing.P99Ms).PercentChange);
+        Assert.Equal(0, changes.Single(c => c.Metric == SeriesPairing.RequestsPerSecond).PercentChange);
+        Assert.Equal(0, changes.Single(c => c.Metric == SeriesPairing.ErrorRate).PercentChange);
     }
 
     [Fact]
