@@ -59,8 +59,8 @@ public sealed class FailureTests
         var run = FastFailures();
         var old = run with { Manifest = run.Manifest with { FormatVersion = 2 } };
 
-        var markdown = MarkdownReport.Render(run);
-        var html = HtmlReport.Render(run);
+        var markdown = MarkdownReport.Render(RunAnalysis.Of(run));
+        var html = HtmlReport.Render(RunAnalysis.Of(run));
         var oldSummary = SeriesSummary.ForRun(old).Single(s => s.Series.Mode == "iocp");
 
         Assert.Contains("| failed mean ms | failed p99 ms |", markdown, StringComparison.Ordinal);
@@ -69,14 +69,14 @@ public sealed class FailureTests
         Assert.DoesNotContain("raw format 3", markdown, StringComparison.Ordinal);
         Assert.True(oldSummary.LatencyIncludesFailures);
         Assert.Null(oldSummary.FailureLatency);
-        Assert.Contains("its latency includes the failed requests", MarkdownReport.Render(old), StringComparison.Ordinal);
-        Assert.Contains("every request (format 2 run)", HtmlReport.Render(old), StringComparison.Ordinal);
+        Assert.Contains("its latency includes the failed requests", MarkdownReport.Render(RunAnalysis.Of(old)), StringComparison.Ordinal);
+        Assert.Contains("every request (format 2 run)", HtmlReport.Render(RunAnalysis.Of(old)), StringComparison.Ordinal);
     }
 
     [Fact]
     public void The_error_rate_of_each_second_is_charted_per_series()
     {
-        var html = HtmlReport.Render(FastFailures());
+        var html = HtmlReport.Render(RunAnalysis.Of(FastFailures()));
 
         // 100 of the 200 requests of each iocp second failed; none of threadpool's.
         Assert.Contains("\"errorRate\":[50,50]", html, StringComparison.Ordinal);

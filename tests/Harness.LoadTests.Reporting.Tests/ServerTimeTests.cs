@@ -35,8 +35,8 @@ public sealed class ServerTimeTests
     {
         var run = Timed();
 
-        var html = HtmlReport.Render(run);
-        var markdown = MarkdownReport.Render(run);
+        var html = HtmlReport.Render(RunAnalysis.Of(run));
+        var markdown = MarkdownReport.Render(RunAnalysis.Of(run));
         var csv = CsvReport.Render(run.Timelines["grpc-compute-iocp"], 1).TrimEnd('\n').Split('\n');
 
         Assert.Contains("<h3>Server execution and queue time</h3>", html, StringComparison.Ordinal);

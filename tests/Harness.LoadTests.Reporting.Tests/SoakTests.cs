@@ -53,7 +53,7 @@ public sealed class SoakTests
         Assert.Equal(["soak.memory.growth", "soak.p99.drift"], results.Where(r => !r.Passed).Select(r => r.Threshold.SoakCriterion!).Order());
         var p99 = results.Single(r => r.Threshold.Metric == ThresholdMetric.SoakP99Drift);
         Assert.Equal("p99 rose 30.0 % from the first 10 % (100 ms) to the last 10 % (130 ms) (limit < 10 %)", p99.Message);
-        Assert.Contains("<code>soak.memory.growth&lt;2%/h</code> (default)", HtmlReport.Render(run, results), StringComparison.Ordinal);
+        Assert.Contains("<code>soak.memory.growth&lt;2%/h</code> (default)", HtmlReport.Render(RunAnalysis.Of(run, [])), StringComparison.Ordinal);
         Assert.Contains("soak.memory.growth<2%/h (default)", ThresholdText.ToText(results), StringComparison.Ordinal);
     }
 
@@ -125,7 +125,7 @@ public sealed class SoakTests
         var run = Runs.Run([Series("iocp", leak: true, drift: true)]);
 
         Assert.Empty(ThresholdEvaluator.Evaluate(run, []));
-        Assert.DoesNotContain("<h3>Soak</h3>", HtmlReport.Render(run), StringComparison.Ordinal);
+        Assert.DoesNotContain("<h3>Soak</h3>", HtmlReport.Render(RunAnalysis.Of(run)), StringComparison.Ordinal);
     }
 
     [Theory]
@@ -164,8 +164,8 @@ public sealed class SoakTests
     {
         var run = Run(Series("threadpool", leak: false, drift: false), Series("iocp", leak: true, drift: true));
 
-        var html = HtmlReport.Render(run);
-        var markdown = MarkdownReport.Render(run);
+        var html = HtmlReport.Render(RunAnalysis.Of(run));
+        var markdown = MarkdownReport.Render(RunAnalysis.Of(run));
 
         Assert.Contains("<h3>Soak</h3>", html, StringComparison.Ordinal);
         Assert.Contains("p99 rose 30.0 % from the first 10 % (100 ms) to the last 10 % (130 ms) (limit &lt; 10 %) <span class=\"note\">(soak default)</span>: <b class=\"fail\">FAIL</b>", html, StringComparison.Ordinal);
@@ -212,8 +212,8 @@ public sealed class SoakTests
         var results = ThresholdEvaluator.Evaluate(run, []);
 
         var text = ThresholdText.ToText(results);
-        var markdown = MarkdownReport.Render(run, results);
-        var html = HtmlReport.Render(run, results);
+        var markdown = MarkdownReport.Render(RunAnalysis.Of(run, []));
+        var html = HtmlReport.Render(RunAnalysis.Of(run, []));
 
         const string tally = "5 threshold checks: 1 passed, 0 failed, 4 not judged.";
         Assert.Contains("not judged  soak.memory.growth<2%/h (default)", text, StringComparison.Ordinal);

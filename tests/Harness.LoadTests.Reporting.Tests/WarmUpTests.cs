@@ -73,7 +73,7 @@ public sealed class WarmUpTests : IDisposable
         RawRunWriter.Write(Path.Combine(_directory, "raw"), run);
 
         var reread = RawRunReader.Read(Path.Combine(_directory, "raw"));
-        var files = ReportWriter.WriteAll(reread, _directory);
+        var files = ReportWriter.WriteAll(RunAnalysis.Of(reread), _directory);
         var csv = File.ReadAllLines(Assert.Single(files.Csv));
         var html = File.ReadAllText(files.Html);
 

@@ -47,15 +47,11 @@ public static class HtmlReport
     /// <summary>The page's data as inline JSON: the serializer escapes &lt;, &gt; and &amp;, so it cannot end its element.</summary>
     internal static string Json<T>(T model) => JsonSerializer.Serialize(model, JsonOptions);
 
-    /// <param name="run">The run.</param>
-    /// <param name="thresholds">Threshold results, when thresholds were given.</param>
-    /// <param name="warnings">What the raw files' reader tolerated; shown in the page's header.</param>
-    public static string Render(RunData run, IReadOnlyList<ThresholdResult>? thresholds = null, IReadOnlyList<string>? warnings = null)
+    /// <param name="analysis">The run analysed; its reader's warnings are shown in the page's header.</param>
+    public static string Render(RunAnalysis analysis)
     {
-        ArgumentNullException.ThrowIfNull(run);
-        var summaries = SeriesSummary.ForRun(run);
-        var groups = ModeComparison.Build(run.Manifest, summaries);
-        var soak = SoakDefaults.Verdicts(run.Manifest, summaries, thresholds);
+        ArgumentNullException.ThrowIfNull(analysis);
+        var (run, groups, thresholds, soak) = (analysis.Run, analysis.Groups, analysis.Thresholds, analysis.Soak);
         var model = ReportModel.Build(run, groups, soak is not null);
         var colors = ReportModel.ColorsFor(run, groups);
         var m = run.Manifest;
@@ -71,7 +67,7 @@ public static class HtmlReport
         html.AppendLine("</head>");
         html.AppendLine("<body>");
 
-        AppendHeader(html, m, ReportModel.LegendOf(colors, groups).ToDictionary(label => label, label => colors[label]), warnings ?? []);
+        AppendHeader(html, m, ReportModel.LegendOf(colors, groups).ToDictionary(label => label, label => colors[label]), analysis.Warnings);
         AppendNav(html, groups, thresholds, run.Events.Count > 0);
         html.AppendLine("<main>");
         html.AppendLine("<noscript><div class=\"notice\">The charts need JavaScript; the tables below do not.</div></noscript>");
@@ -83,7 +79,7 @@ public static class HtmlReport
         }
 
         HtmlGlance.Append(html, groups, colors, thresholds);
-        if (thresholds is { Count: > 0 })
+        if (thresholds.Count > 0)
         {
             AppendThresholds(html, thresholds);
         }
@@ -93,7 +89,7 @@ public static class HtmlReport
             HtmlGroupSection.Append(html, groups[i], model.Groups[i], colors, i, soak);
         }
 
-        RunnerSection.AppendHtml(html, summaries);
+        RunnerSection.AppendHtml(html, analysis.Summaries);
         AppendEventsAndSettings(html, run);
         html.AppendLine("</main>");
         html.AppendLine(CultureInfo.InvariantCulture,
@@ -139,10 +135,10 @@ public static class HtmlReport
         html.AppendLine("</header>");
     }
 
-    private static void AppendNav(StringBuilder html, IReadOnlyList<ModeComparisonGroup> groups, IReadOnlyList<ThresholdResult>? thresholds, bool hasEvents)
+    private static void AppendNav(StringBuilder html, IReadOnlyList<ModeComparisonGroup> groups, IReadOnlyList<ThresholdResult> thresholds, bool hasEvents)
     {
         html.Append("<nav class=\"toc\"><a href=\"#glance\">At a glance</a>");
-        if (thresholds is { Count: > 0 })
+        if (thresholds.Count > 0)
         {
             int failed = thresholds.Count(t => t.Failed), notJudged = thresholds.Count(t => t.Verdict == Verdict.NotJudged);
             var state = (failed, notJudged) switch

@@ -9,20 +9,15 @@ namespace Harness.LoadTests.Reporting.Formats;
 /// <summary>The report's tables in Markdown (summary.md): the counterpart of NBomber's Markdown report.</summary>
 public static class MarkdownReport
 {
-    /// <param name="run">The run.</param>
-    /// <param name="thresholds">Threshold results, when thresholds were given.</param>
-    /// <param name="warnings">What the raw files' reader tolerated; listed under the run's heading.</param>
-    public static string Render(RunData run, IReadOnlyList<ThresholdResult>? thresholds = null, IReadOnlyList<string>? warnings = null)
+    /// <param name="analysis">The run analysed; its reader's warnings are listed under the run's heading.</param>
+    public static string Render(RunAnalysis analysis)
     {
-        ArgumentNullException.ThrowIfNull(run);
-        var m = run.Manifest;
-        var summaries = SeriesSummary.ForRun(run);
-        var groups = ModeComparison.Build(m, summaries);
-        var soak = SoakDefaults.Verdicts(m, summaries, thresholds);
+        ArgumentNullException.ThrowIfNull(analysis);
+        var (run, m, groups, thresholds, soak, warnings) = (analysis.Run, analysis.Manifest, analysis.Groups, analysis.Thresholds, analysis.Soak, analysis.Warnings);
         var md = new StringBuilder();
         md.AppendLine(CultureInfo.InvariantCulture, $"# Run {m.RunId}");
         md.AppendLine();
-        if (warnings is { Count: > 0 })
+        if (warnings.Count > 0)
         {
             md.AppendLine(CultureInfo.InvariantCulture, $"**Warnings: the raw files were damaged or incomplete ({warnings.Count}).** Figures cover what could be read.");
             md.AppendLine();
@@ -49,7 +44,7 @@ public static class MarkdownReport
                 $"This run is in raw format {m.FormatVersion}, which does not keep failed requests apart: its latency includes the failed requests.");
         }
 
-        if (thresholds is { Count: > 0 })
+        if (thresholds.Count > 0)
         {
             md.AppendLine();
             md.AppendLine("## Thresholds");
@@ -149,7 +144,7 @@ public static class MarkdownReport
             }
         }
 
-        RunnerSection.AppendMarkdown(md, summaries);
+        RunnerSection.AppendMarkdown(md, analysis.Summaries);
         if (run.Events.Count > 0)
         {
             md.AppendLine();
