@@ -3,7 +3,7 @@ using static Harness.LoadTests.Reporting.Tests.Runs;
 
 namespace Harness.LoadTests.Reporting.Tests;
 
-/// <summary>Repeated modes: medians, their bounds, ratio spreads and "within noise" (issue 8).</summary>
+/// <summary>Repeated modes: medians, their bounds, ratio spreads and "within noise", so a difference smaller than the machine's noise is not called one.</summary>
 public sealed class RepetitionTests
 {
     [Fact]

@@ -3,7 +3,7 @@ using static Harness.LoadTests.Reporting.Tests.Runs;
 
 namespace Harness.LoadTests.Reporting.Tests;
 
-/// <summary>The server's own execution time beside the client's latency (issue 8 §4), and how the ideal was measured.</summary>
+/// <summary>The server's own execution time beside the client's latency (the rest is queue and transport), and how the ideal was measured.</summary>
 public sealed class ServerTimeTests
 {
     // Each second: 100 successes at 50 ms, of which 80 report 20 ms of execution (30 ms of queueing and transport);

@@ -3,7 +3,7 @@ using static Harness.LoadTests.Reporting.Tests.Runs;
 
 namespace Harness.LoadTests.Reporting.Tests;
 
-/// <summary>Warm-up seconds stay in the files, the CSV and the charts, and out of every figure (issue 8).</summary>
+/// <summary>Warm-up seconds stay in the files, the CSV and the charts, and out of every figure, so no mode pays for its cold start.</summary>
 public sealed class WarmUpTests : IDisposable
 {
     private readonly string _directory = Path.Combine(Path.GetTempPath(), "harness-warmup-" + Guid.NewGuid().ToString("N"));
