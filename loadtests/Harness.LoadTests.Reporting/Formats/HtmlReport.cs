@@ -22,8 +22,8 @@ public static class HtmlReport
     {
         ArgumentNullException.ThrowIfNull(analysis);
         var (run, groups, thresholds, soak) = (analysis.Run, analysis.Groups, analysis.Thresholds, analysis.Soak);
-        var model = ReportModel.Build(run, groups, soak is not null);
         var colors = ReportModel.ColorsFor(run, groups);
+        var model = ReportModel.Build(analysis, colors);
         var m = run.Manifest;
 
         var html = new StringBuilder(512 * 1024);
