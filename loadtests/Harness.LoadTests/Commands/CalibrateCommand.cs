@@ -1,6 +1,8 @@
 using System.CommandLine;
 using Harness.LoadTests.Common;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting.Analysis;
+using Harness.LoadTests.Reporting.Formats;
 using Harness.LoadTests.Running;
 using Harness.LoadTests.Scenarios;
 using Harness.LoadTests.Targets;
@@ -84,7 +86,7 @@ internal static class CalibrateCommand
         if (exit is ExitCodes.Ok or ExitCodes.ThresholdBreached && orchestrator.RunDirectory is { } folder)
         {
             console.WriteLine();
-            console.WriteLine(NoiseFloor.ToText(NoiseFloor.From(RawRunReader.Read(folder))));
+            console.WriteLine(NoiseFloorText.ToText(NoiseFloor.From(RawRunReader.Read(folder))));
         }
 
         return exit;

@@ -30,7 +30,7 @@ internal static class CompareCommand
             }
 
             warnings.ForEach(w => console.MarkupLineInterpolated($"[yellow]warning:[/] {w}"));
-            runs.Skip(1).ToList().ForEach(run => console.WriteLine(RunComparison.Compare(runs[0], run).ToText()));
+            outcome.SeriesBySeries.ToList().ForEach(console.WriteLine);
             outcome.GateLines.ToList().ForEach(console.WriteLine);
             console.MarkupLineInterpolated($"[green]Comparison:[/] {outcome.Files!.Html}");
             return outcome.ExitCode;
