@@ -108,16 +108,20 @@ s1_transport() {
   out=loadtests/Harness.LoadTests/bin/Release/net10.0
   scripts/harness.sh --help >/dev/null  # builds the runner and, beside it, the service
   folder=$(mktemp -d)
-  read -r port metrics < <(python3 -c 'import socket
-s=[socket.socket() for _ in range(2)]
-[x.bind(("127.0.0.1", 0)) for x in s]
-print(*[x.getsockname()[1] for x in s])')
+  # Two loopback ports nothing answers on (a few tries, from a random start in the unprivileged range).
+  local free=() p
+  for _ in $(seq 1 50); do
+    p=$((20000 + RANDOM % 30000))
+    (echo >"/dev/tcp/127.0.0.1/$p") 2>/dev/null || free+=("$p")
+    [ ${#free[@]} -ge 2 ] && break
+  done
+  port=${free[0]:?no free loopback port} metrics=${free[1]:?no free loopback port}
   local service_env=()
   if [ "${S1_GC:-default}" = tuned ]; then
     service_env=(DOTNET_GCConserveMemory=9 DOTNET_GCHeapHardLimit=0x38000000)
   fi
   env ${service_env[@]+"${service_env[@]}"} dotnet "$out/Harness.GrpcService.dll" --Listen:Port="$port" \
-    --Listen:MetricsPort="$metrics" --Listen:UnixSocket="$folder/grpc.sock" --Scheduling:Mode=threadpool \
+    --Listen:MetricsPort="$metrics" --Listen:AdminPort=0 --Listen:UnixSocket="$folder/grpc.sock" --Scheduling:Mode=threadpool \
     --Serilog:MinimumLevel:Default=Warning >"$folder/service.log" 2>&1 &
   service=$!
   for _ in $(seq 1 60); do
@@ -142,12 +146,15 @@ print(*[x.getsockname()[1] for x in s])')
   scripts/harness.sh run --output "reports/S1-$transport" --profile "$folder/s1.json" \
     --target "$target,metrics=http://127.0.0.1:$metrics,mode=$transport" --operations call-third-party --fanout 1 \
     --delay-ms "$wait_ms" --style task-delay --repeat 1 ${extra[@]+"${extra[@]}"} || status=$?
-  local hwm anon
+  local hwm anon run heap
   hwm=$(tail -n 1 "$folder/proc.txt" | awk '{ print $3 }')
   anon=$(awk '$4 > m { m = $4 } END { print m + 0 }' "$folder/proc.txt")
   kill "$service" 2>/dev/null || true
   wait "$service" 2>/dev/null || true
-  echo "S1 over $transport (GC ${S1_GC:-default}): service peak working set $((hwm / 1024)) MiB (VmHWM), peak private $((anon / 1024)) MiB (RssAnon, sampled 1/s); report: $(ls -d reports/S1-$transport/*/ | tail -n 1)"
+  run=$(ls -d "reports/S1-$transport"/*/ | tail -n 1)
+  # The service's GC heap after its last collection, as scraped from its /metrics each second.
+  heap=$(cat "$run"series/*.jsonl | grep -o '"dotnet_gc_heap_bytes":[0-9.eE+]*' | awk -F: '$2 + 0 > m { m = $2 + 0 } END { printf "%.0f", m / 1048576 }')
+  echo "S1 over $transport (GC ${S1_GC:-default}): service peak working set $((hwm / 1024)) MiB (VmHWM), peak private $((anon / 1024)) MiB (RssAnon, sampled 1/s), peak GC heap $heap MiB; report: $run"
   rm -rf "$folder"
   return "$status"
 }
