@@ -71,6 +71,11 @@ internal sealed class ListenOptionsValidator : IValidateOptions<ListenOptions>
             failures.Add($"Listen__MetricsPort must be between 0 and 65535 and differ from Listen__Port and Listen__AdminPort; got {options.MetricsPort}.");
         }
 
+        if (options.UnixSocket is { } socket)
+        {
+            failures.AddRange(UnixSocketPath.Check(socket));
+        }
+
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
 }
