@@ -46,6 +46,28 @@ public sealed class SequentialRuleTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public void With_two_runs_of_each_mode_the_interval_colours_an_AA_difference_no_more_often_than_it_claims_and_the_old_extremes_rule_did()
+    {
+        // Arrange: the main job's design, each mode twice (A B B A), judged once at 95 %.
+        var machine = new SimulatedMachine(Seed: 17, Sd: 0.10, Drift: 0, SlowProcesses: true);
+        var interval = 0;
+        var extremes = 0;
+
+        for (var run = 0; run < SimulatedRuns; run++)
+        {
+            var (a, b) = machine.Rounds(2, trueRatio: 1.0);
+            var ratio = ModeRatio.Between(Spread.Of(b), Spread.Of(a), lowerIsBetter: true, RepetitionNoise.Pool([a, b])!.Ratio(b, a, ModeRatio.Confidence));
+            var old = ModeRatio.Between(Spread.Of(b), Spread.Of(a), lowerIsBetter: true);
+            interval += ratio.Verdict is RatioVerdict.Better or RatioVerdict.Worse ? 1 : 0;
+            extremes += old.Verdict is RatioVerdict.Better or RatioVerdict.Worse ? 1 : 0;
+        }
+
+        output.WriteLine("coloured A/A ratios: interval {0:P2}, extremes {1:P2}", interval / (double)SimulatedRuns, extremes / (double)SimulatedRuns);
+        Assert.InRange(interval / (double)SimulatedRuns, 0, _claimedPlusSampling);
+        Assert.True(extremes / (double)SimulatedRuns > 0.15, "the extremes rule, whose ranges of two do not overlap in a third of A/A runs, should colour many");
+    }
+
+    [Fact]
     public void A_real_difference_of_forty_percent_is_found_in_most_runs_and_never_called_no_difference()
     {
         var machine = new SimulatedMachine(Seed: 5, Sd: 0.10, Drift: 0, SlowProcesses: false);
@@ -117,6 +139,19 @@ public sealed class SequentialRuleTests(ITestOutputHelper output)
     {
         private readonly Random _random = new(Seed);
 
+        /// <summary>A run of <paramref name="rounds"/> rounds at once: mode A's values and mode B's.</summary>
+        public (List<double> A, List<double> B) Rounds(int rounds, double trueRatio)
+        {
+            var (a, b) = (new List<double>(), new List<double>());
+            var place = 0;
+            for (var round = 1; round <= rounds; round++)
+            {
+                AddRound(round, a, b, ref place, trueRatio);
+            }
+
+            return (a, b);
+        }
+
         public SettledRatio RunUntilSettled(SequentialRule rule, double trueRatio, bool uncorrected = false)
         {
             var a = new List<double>();
@@ -125,13 +160,7 @@ public sealed class SequentialRuleTests(ITestOutputHelper output)
             var place = 0;
             for (var round = 1; round <= rule.MaxRounds; round++)
             {
-                var forward = round % 2 == 1;
-                foreach (var isB in forward ? new[] { false, true } : [true, false])
-                {
-                    var value = Process(place++) * (isB ? trueRatio : 1);
-                    (isB ? b : a).Add(value);
-                }
-
+                AddRound(round, a, b, ref place, trueRatio);
                 if (!rule.IsLook(round))
                 {
                     continue;
@@ -147,6 +176,14 @@ public sealed class SequentialRuleTests(ITestOutputHelper output)
             }
 
             return carried!;
+        }
+
+        private void AddRound(int round, List<double> a, List<double> b, ref int place, double trueRatio)
+        {
+            foreach (var isB in round % 2 == 1 ? new[] { false, true } : [true, false])
+            {
+                (isB ? b : a).Add(Process(place++) * (isB ? trueRatio : 1));
+            }
         }
 
         private double Process(int place)

@@ -114,15 +114,26 @@ public static class ModeComparison
                 .Select(e => new ModeSummary(e.Key, e.First().Series.Mode, [.. rows.Where(r => r.ModeLabel == e.Key)]))
                 .ToList();
             var baselineMode = modes.First(m => m.Label == baseline.Key);
+            var noise = NoiseOf(modes);
             foreach (var mode in modes)
             {
-                mode.CompareWith(baselineMode);
+                mode.CompareWith(baselineMode, noise);
             }
 
             groups.Add(new ModeComparisonGroup(group.Key.Stack, group.Key.Operation, baseline.Key, rows, modes));
         }
 
         return groups;
+    }
+
+    /// <summary>
+    /// Per figure, how much repetitions of one mode differ, pooled over <paramref name="modes"/>' repeated modes: the
+    /// noise every ratio between them is judged against (null where no mode was repeated or a value is 0).
+    /// </summary>
+    public static IReadOnlyDictionary<ModeFigure, RepetitionNoise?> NoiseOf(IEnumerable<ModeSummary> modes)
+    {
+        var list = modes.ToList();
+        return ModeFigures.All.ToDictionary(f => f, f => RepetitionNoise.Pool(list.Where(m => m.IsRepeated).Select(m => m.ValuesOf(f))));
     }
 
     /// <summary>How a repetition is labelled in tables and charts: <c>threadpool #2</c>.</summary>

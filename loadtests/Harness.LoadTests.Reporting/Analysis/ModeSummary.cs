@@ -77,6 +77,7 @@ public static class ModeFigures
 public sealed class ModeSummary
 {
     private readonly Dictionary<ModeFigure, Spread?> _spreads;
+    private readonly Dictionary<ModeFigure, IReadOnlyList<double>> _values;
     private Dictionary<ModeFigure, ModeRatio>? _ratios;
 
     /// <param name="label">The mode, or the series' label when it is a single series sharing its mode with others.</param>
@@ -87,7 +88,8 @@ public sealed class ModeSummary
         Label = label;
         Mode = mode;
         Rows = rows;
-        _spreads = ModeFigures.All.ToDictionary(f => f, f => Spread.Of(rows.Select(r => ModeFigures.Read(r.Summary, f)).OfType<double>()));
+        _values = ModeFigures.All.ToDictionary(f => f, f => (IReadOnlyList<double>)[.. rows.Select(r => ModeFigures.Read(r.Summary, f)).OfType<double>()]);
+        _spreads = ModeFigures.All.ToDictionary(f => f, f => Spread.Of(_values[f]));
     }
 
     public string Label { get; }
@@ -102,14 +104,19 @@ public sealed class ModeSummary
     /// <summary>The median, bounds and A/A spread of the figure over the repetitions that measured it; null when none did.</summary>
     public Spread? Of(ModeFigure figure) => _spreads[figure];
 
+    /// <summary>The figure of each repetition that measured it, in repetition order.</summary>
+    public IReadOnlyList<double> ValuesOf(ModeFigure figure) => _values[figure];
+
     /// <summary>This mode's figure ÷ the baseline mode's, with its spread and verdict.</summary>
     public ModeRatio RatioOf(ModeFigure figure) =>
         _ratios?.GetValueOrDefault(figure) ?? throw new InvalidOperationException("Ratios are set when the group is built.");
 
-    internal void CompareWith(ModeSummary baseline)
+    /// <param name="noise">Per figure, the group's repetition noise (<see cref="RepetitionNoise.Pool"/>); null where it has none.</param>
+    internal void CompareWith(ModeSummary baseline, IReadOnlyDictionary<ModeFigure, RepetitionNoise?> noise)
     {
         _ratios = ReferenceEquals(baseline, this)
             ? ModeFigures.All.ToDictionary(f => f, f => Of(f) is null ? ModeRatio.Between(null, null, true) : ModeRatio.Base)
-            : ModeFigures.All.ToDictionary(f => f, f => ModeRatio.Between(Of(f), baseline.Of(f), ModeFigures.LowerIsBetter(f)));
+            : ModeFigures.All.ToDictionary(f => f, f => ModeRatio.Between(
+                Of(f), baseline.Of(f), ModeFigures.LowerIsBetter(f), noise[f]?.Ratio(ValuesOf(f), baseline.ValuesOf(f), ModeRatio.Confidence)));
     }
 }

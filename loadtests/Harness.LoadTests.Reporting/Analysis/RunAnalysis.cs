@@ -14,13 +14,15 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="Thresholds">The verdicts of the thresholds given, the soak defaults among them; empty when none were judged.</param>
 /// <param name="Soak">The soak verdicts when the run is judged as a soak (<see cref="SoakDefaults.Verdicts"/>), else null.</param>
 /// <param name="Warnings">What the raw files' reader tolerated (a cut-off last line, a stray series file).</param>
+/// <param name="NoiseFloor">The run's noise floor from its repetitions, and the differences beyond it.</param>
 public sealed record RunAnalysis(
     RunData Run,
     IReadOnlyList<SeriesSummary> Summaries,
     IReadOnlyList<ModeComparisonGroup> Groups,
     IReadOnlyList<ThresholdResult> Thresholds,
     IReadOnlyList<ThresholdResult>? Soak,
-    IReadOnlyList<string> Warnings)
+    IReadOnlyList<string> Warnings,
+    RunNoiseFloor NoiseFloor)
 {
     public RunManifest Manifest => Run.Manifest;
 
@@ -38,7 +40,8 @@ public sealed record RunAnalysis(
         ArgumentNullException.ThrowIfNull(run);
         var summaries = SeriesSummary.ForRun(run);
         var results = thresholds is null ? [] : ThresholdEvaluator.Evaluate(summaries, SoakDefaults.With(run.Manifest, thresholds));
+        var groups = ModeComparison.Build(run.Manifest, summaries);
         return new RunAnalysis(
-            run, summaries, ModeComparison.Build(run.Manifest, summaries), results, SoakDefaults.Verdicts(run.Manifest, summaries, results), warnings ?? []);
+            run, summaries, groups, results, SoakDefaults.Verdicts(run.Manifest, summaries, results), warnings ?? [], RunNoiseFloor.Of(groups));
     }
 }

@@ -83,25 +83,30 @@ public enum RatioVerdict
     /// <summary>The baseline itself.</summary>
     Base,
 
-    /// <summary>Better by more than 5 %, and (with repetitions) its whole spread is on the better side of 1.</summary>
+    /// <summary>Its interval excludes 1 on the better side, and the ratio is better by more than 5 %.</summary>
     Better,
 
-    /// <summary>Worse by more than 5 %, and (with repetitions) its whole spread is on the worse side of 1.</summary>
+    /// <summary>Its interval excludes 1 on the worse side, and the ratio is worse by more than 5 %.</summary>
     Worse,
 
-    /// <summary>Within 5 % of the baseline.</summary>
+    /// <summary>Its interval excludes 1, but the ratio is within 5 % of it: a real difference too small to colour.</summary>
     Same,
 
-    /// <summary>With repetitions: the spread of the ratio crosses 1, so the run cannot tell the two modes apart.</summary>
+    /// <summary>Its interval holds 1 (or the noise could not be measured): the run cannot tell the two modes apart.</summary>
     WithinNoise,
+
+    /// <summary>Neither mode was repeated: one process each, so nothing tells the difference from noise; never coloured.</summary>
+    SingleRun,
 
     /// <summary>Not measured in one of the two modes.</summary>
     Unknown,
 }
 
 /// <summary>
-/// A mode's figure ÷ the baseline mode's: the ratio of their medians, and its spread from the two modes' bounds
-/// (<see cref="Low"/> = this mode's low ÷ the baseline's high, <see cref="High"/> = this mode's high ÷ the baseline's low).
+/// A mode's figure ÷ the baseline mode's: the ratio of their medians, and its spread. Between modes of one run the
+/// spread is the interval of <see cref="RepetitionNoise.Ratio"/> at <see cref="Confidence"/> (docs/report.md,
+/// "Repetitions"); across runs (<c>harness compare</c>) it runs from this mode's low bound ÷ the baseline's high to
+/// its high ÷ the baseline's low.
 /// </summary>
 /// <param name="HasSpread">True when either mode was repeated; without repetitions the bounds equal the ratio.</param>
 public sealed record ModeRatio(double? Median, double? Low, double? High, bool HasSpread, RatioVerdict Verdict)
@@ -109,9 +114,16 @@ public sealed record ModeRatio(double? Median, double? Low, double? High, bool H
     /// <summary>A ratio further than this from 1 is coloured better or worse.</summary>
     public const double Tolerance = 0.05;
 
+    /// <summary>The confidence of a ratio's interval between modes of one run.</summary>
+    public const double Confidence = 0.95;
+
     public static ModeRatio Base { get; } = new(1, 1, 1, false, RatioVerdict.Base);
 
-    public static ModeRatio Between(Spread? value, Spread? baseline, bool lowerIsBetter)
+    /// <param name="interval">
+    /// The ratio's interval from the run's repetition noise; when given, it is the spread. Without it the spread is the
+    /// bounds' most pessimistic ratio; a single run of each is <see cref="RatioVerdict.SingleRun"/>.
+    /// </param>
+    public static ModeRatio Between(Spread? value, Spread? baseline, bool lowerIsBetter, RatioEstimate? interval = null)
     {
         if (value is null || baseline is null)
         {
@@ -120,12 +132,17 @@ public sealed record ModeRatio(double? Median, double? Low, double? High, bool H
 
         var median = Ratio.Of(value.Median, baseline.Median);
         var hasSpread = value.Count > 1 || baseline.Count > 1;
-        var low = hasSpread ? Ratio.Of(value.Low, baseline.High) : median;
-        var high = hasSpread ? Ratio.Of(value.High, baseline.Low) : median;
-        return new ModeRatio(median, low, high, hasSpread, VerdictOf(median, low, high, hasSpread, lowerIsBetter));
+        if (!hasSpread)
+        {
+            return new ModeRatio(median, median, median, false, median is null ? RatioVerdict.Unknown : RatioVerdict.SingleRun);
+        }
+
+        var low = interval?.Low ?? Ratio.Of(value.Low, baseline.High);
+        var high = interval?.High ?? Ratio.Of(value.High, baseline.Low);
+        return new ModeRatio(median, low, high, true, VerdictOf(median, low, high, lowerIsBetter));
     }
 
-    private static RatioVerdict VerdictOf(double? median, double? low, double? high, bool hasSpread, bool lowerIsBetter)
+    private static RatioVerdict VerdictOf(double? median, double? low, double? high, bool lowerIsBetter)
     {
         if (median is not { } m)
         {
@@ -133,7 +150,7 @@ public sealed record ModeRatio(double? Median, double? Low, double? High, bool H
         }
 
         // An unbounded high end (the baseline's low is 0) crosses 1 when the low end is below it.
-        if (hasSpread && (low is not { } l || l <= 1) && (high is not { } h || h >= 1))
+        if ((low is not { } l || l <= 1) && (high is not { } h || h >= 1))
         {
             return RatioVerdict.WithinNoise;
         }

@@ -13,29 +13,20 @@ internal static class Html
         s.Requests == 0 ? Format.Missing : s.Failures == 0 ? "0" : $"{Format.Integer(s.Failures)} ({Format.Rate(s.ErrorRate)})";
 
     /// <summary>
-    /// A series' ratio to the baseline mode. Coloured (better or worse by more than 5 %) only when neither its mode nor
-    /// the baseline was repeated: with repetitions the verdict belongs to the modes' medians (<see cref="ModeRatioCell"/>).
+    /// A series' ratio to the baseline mode, never coloured: one series has no spread, so the verdict belongs to the
+    /// modes' ratios over their repetitions (<see cref="ModeRatioCell"/>).
     /// </summary>
-    public static string RatioCell(ModeRow row, ModeComparisonGroup group, double? ratio, bool lowerIsBetter, bool separator = false)
-    {
-        if (row.Label == group.Baseline)
-        {
-            return separator ? "<td class=\"sep\">base</td>" : "<td>base</td>";
-        }
-
-        var repeated = group.BaselineMode.IsRepeated || group.Modes.First(m => m.Label == row.ModeLabel).IsRepeated;
-        var verdict = ratio is not { } r || repeated || row.ModeLabel == group.Baseline ? RatioVerdict.Same
-            : (lowerIsBetter ? r < 1 - ModeRatio.Tolerance : r > 1 + ModeRatio.Tolerance) ? RatioVerdict.Better
-            : (lowerIsBetter ? r > 1 + ModeRatio.Tolerance : r < 1 - ModeRatio.Tolerance) ? RatioVerdict.Worse
-            : RatioVerdict.Same;
-        return Cell(Format.Ratio(ratio), verdict, separator);
-    }
+    public static string RatioCell(ModeRow row, ModeComparisonGroup group, double? ratio, bool separator = false) =>
+        row.Label == group.Baseline
+            ? separator ? "<td class=\"sep\">base</td>" : "<td>base</td>"
+            : Cell(Format.Ratio(ratio), RatioVerdict.Same, separator);
 
     /// <summary>A mode's ratio to the baseline mode with its spread: green or red, or "within noise" when its spread crosses 1.</summary>
     public static string ModeRatioCell(ModeRatio ratio, bool separator = false) => ratio.Verdict switch
     {
         RatioVerdict.Base => separator ? "<td class=\"sep\">base</td>" : "<td>base</td>",
         RatioVerdict.WithinNoise => Cell(E(FigureText.Ratio(ratio)) + " <span class=\"noise-tag\">within noise</span>", ratio.Verdict, separator),
+        RatioVerdict.SingleRun => Cell(E(FigureText.Ratio(ratio)) + " <span class=\"noise-tag\">single run</span>", ratio.Verdict, separator),
         _ => Cell(E(FigureText.Ratio(ratio)), ratio.Verdict, separator),
     };
 

@@ -10,7 +10,8 @@ namespace Harness.LoadTests.Reporting.Formats;
 internal static class HtmlGlance
 {
     public static void Append(
-        StringBuilder html, IReadOnlyList<ModeComparisonGroup> groups, IReadOnlyDictionary<string, string> colors, IReadOnlyList<ThresholdResult>? thresholds)
+        StringBuilder html, IReadOnlyList<ModeComparisonGroup> groups, IReadOnlyDictionary<string, string> colors, IReadOnlyList<ThresholdResult>? thresholds,
+        RunNoiseFloor noiseFloor)
     {
         html.AppendLine("<section class=\"panel\" id=\"glance\">");
         html.AppendLine("<h2>At a glance</h2>");
@@ -18,7 +19,9 @@ internal static class HtmlGlance
             + "failed requests have their own count, rate and latency in each group's summary; "
             + "req/s is requests ÷ active seconds; \"÷ ideal\" is the mean against the series' best possible latency (the stub's delay, one Compute call alone); "
             + "ratios compare each mode with its group's baseline (threadpool where present): green is better, red worse by more than 5 %. "
-            + "A repeated mode (\"N runs\") shows the median of its repetitions, and each ratio its spread; a ratio whose spread crosses 1 is \"within noise\".</p>");
+            + "A repeated mode (\"N runs\") shows the median of its repetitions, and each ratio its 95 % interval from the run's repetition noise; "
+            + "a ratio whose interval holds 1 is \"within noise\", and a ratio between modes run once is \"single run\": neither is coloured.</p>");
+        html.AppendLine(CultureInfo.InvariantCulture, $"<p class=\"lead\" id=\"noise-floor\">{E(NoiseFloorSentence.Of(noiseFloor))}</p>");
         if (thresholds is { Count: > 0 })
         {
             html.AppendLine(

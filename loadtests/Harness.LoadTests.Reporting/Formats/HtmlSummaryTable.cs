@@ -54,11 +54,11 @@ internal static class HtmlSummaryTable
             html.Append(CultureInfo.InvariantCulture,
                 $"<td class=\"sep\">{Format.Integer(s.PeakThreads)}</td><td>{Format.Integer(s.PeakBusyThreads)}</td><td>{Format.Integer(s.PeakQueueLength)}</td>"
                 + $"<td>{Format.Number(s.ContextSwitchesPerRequest)}</td><td>{Format.Number(s.MeanCpuPercent)}</td><td>{Format.Integer(s.PeakWorkingSetMb)}</td>");
-            html.Append(RatioCell(row, group, row.Ratios.Mean, lowerIsBetter: true, separator: true))
-                .Append(RatioCell(row, group, row.Ratios.P99, lowerIsBetter: true))
-                .Append(RatioCell(row, group, row.Ratios.RequestsPerSecond, lowerIsBetter: false))
-                .Append(RatioCell(row, group, row.Ratios.PeakThreads, lowerIsBetter: true))
-                .Append(RatioCell(row, group, row.Ratios.ContextSwitchesPerRequest, lowerIsBetter: true));
+            html.Append(RatioCell(row, group, row.Ratios.Mean, separator: true))
+                .Append(RatioCell(row, group, row.Ratios.P99))
+                .Append(RatioCell(row, group, row.Ratios.RequestsPerSecond))
+                .Append(RatioCell(row, group, row.Ratios.PeakThreads))
+                .Append(RatioCell(row, group, row.Ratios.ContextSwitchesPerRequest));
             html.AppendLine("</tr>");
         }
 

@@ -15,6 +15,8 @@ public static class MarkdownReport
         ArgumentNullException.ThrowIfNull(analysis);
         var md = new StringBuilder();
         AppendHeader(md, analysis.Manifest, analysis.Warnings);
+        md.AppendLine();
+        md.AppendLine(NoiseFloorSentence.Of(analysis.NoiseFloor));
         if (analysis.Thresholds.Count > 0)
         {
             AppendThresholds(md, analysis.Thresholds);
@@ -93,8 +95,8 @@ public static class MarkdownReport
             md.AppendLine();
             md.AppendLine(CultureInfo.InvariantCulture,
                 $"Modes over their repetitions: the median, with the min–max of the repetitions (from {Spread.IntervalFrom} repetitions on, the distribution-free "
-                + $"confidence interval of the median); A/A = largest ÷ smallest repetition − 1. A ratio's spread runs from the mode's low ÷ the baseline's "
-                + $"high to its high ÷ the baseline's low.");
+                + $"confidence interval of the median); A/A = largest ÷ smallest repetition − 1. A ratio's spread is its 95 % interval from the group's "
+                + $"repetition noise (the pooled spread of the log of each figure between repetitions of one mode; docs/report.md).");
             md.AppendLine();
             md.Append(ModesTable(group).ToMarkdown());
         }
@@ -319,6 +321,7 @@ public static class MarkdownReport
     {
         RatioVerdict.Base => "base",
         RatioVerdict.WithinNoise => FigureText.Ratio(ratio) + " within noise",
+        RatioVerdict.SingleRun => FigureText.Ratio(ratio) + " single run",
         _ => FigureText.Ratio(ratio),
     };
 }
