@@ -21,6 +21,7 @@ public sealed record RunData(
 /// <param name="Machine">Where the run happened.</param>
 /// <param name="CommandLine">The command that started the run.</param>
 /// <param name="Agents">Agents whose data is in this run; more than one after a merge.</param>
+/// <param name="RepeatUntilSettled">With <c>--repeat auto[:MAX]</c>, MAX: rounds were added until the comparisons settled or MAX ran; else 0.</param>
 public sealed record RunManifest(
     int FormatVersion,
     string RunId,
@@ -32,7 +33,8 @@ public sealed record RunManifest(
     IReadOnlyList<SeriesInfo> Series,
     MachineInfo Machine,
     string CommandLine,
-    IReadOnlyList<string> Agents)
+    IReadOnlyList<string> Agents,
+    int RepeatUntilSettled = 0)
 {
     /// <summary>The version this code writes. Version 3 split latency into successes and failures and added server time.</summary>
     public const int CurrentFormatVersion = 3;
@@ -61,6 +63,8 @@ public sealed record RunManifest(
 /// <param name="Repetition">1-based repetition number of this mode for this stack × operation; 0 when the mode is not repeated.</param>
 /// <param name="IdealMethod">How the ideal was measured (e.g. "one call alone before the series"), shown where the report draws it.</param>
 /// <param name="TotalRequests">Requests the series completed, set when it ended, so a reader can tell how many a damaged file lost; null until then.</param>
+/// <param name="Round">1-based round of a repeated run (one pass over the modes, forwards or backwards); 0 when the modes ran once.</param>
+/// <param name="Slot">Which listing of its mode this series ran as (1, 2…) when <c>--modes</c> names the mode more than once (an A/A run); else 0.</param>
 public sealed record SeriesInfo(
     string Id,
     string Stack,
@@ -75,7 +79,9 @@ public sealed record SeriesInfo(
     double WarmUpSeconds = 0,
     int Repetition = 0,
     string? IdealMethod = null,
-    long? TotalRequests = null);
+    long? TotalRequests = null,
+    int Round = 0,
+    int Slot = 0);
 
 /// <summary>Where a run happened.</summary>
 public sealed record MachineInfo(int ProcessorCount, string OperatingSystem, string RuntimeVersion, string HarnessVersion);

@@ -246,6 +246,22 @@ public sealed partial class RunRecorder : IDisposable
     }
 
     /// <summary>
+    /// Writes every second recorded so far, without ending the run: called
+    /// between series, so that a reader of the folder (the <c>--repeat auto</c> look between rounds) sees every
+    /// finished series whole. Recordings for those seconds that arrive later count as late.
+    /// </summary>
+    public void Checkpoint()
+    {
+        if (_completed)
+        {
+            return;
+        }
+
+        // Appended lines reach the operating system as they are written (RawRunWriter), so a reader sees them now.
+        FlushSeries(int.MaxValue, close: false);
+    }
+
+    /// <summary>
     /// Ends the run: writes every second still open, an event noting late recordings if there were any, and the final
     /// <c>run.json</c>, puts the files on disk and closes them. Recording afterwards throws.
     /// </summary>

@@ -15,6 +15,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="Soak">The soak verdicts when the run is judged as a soak (<see cref="SoakDefaults.Verdicts"/>), else null.</param>
 /// <param name="Warnings">What the raw files' reader tolerated (a cut-off last line, a stray series file).</param>
 /// <param name="NoiseFloor">The run's noise floor from its repetitions, and the differences beyond it.</param>
+/// <param name="Settlement">For a run repeated until settled (<c>--repeat auto</c>), its comparisons' verdicts; else null.</param>
 public sealed record RunAnalysis(
     RunData Run,
     IReadOnlyList<SeriesSummary> Summaries,
@@ -22,7 +23,8 @@ public sealed record RunAnalysis(
     IReadOnlyList<ThresholdResult> Thresholds,
     IReadOnlyList<ThresholdResult>? Soak,
     IReadOnlyList<string> Warnings,
-    RunNoiseFloor NoiseFloor)
+    RunNoiseFloor NoiseFloor,
+    RepetitionSettlement? Settlement)
 {
     public RunManifest Manifest => Run.Manifest;
 
@@ -42,6 +44,7 @@ public sealed record RunAnalysis(
         var results = thresholds is null ? [] : ThresholdEvaluator.Evaluate(summaries, SoakDefaults.With(run.Manifest, thresholds));
         var groups = ModeComparison.Build(run.Manifest, summaries);
         return new RunAnalysis(
-            run, summaries, groups, results, SoakDefaults.Verdicts(run.Manifest, summaries, results), warnings ?? [], RunNoiseFloor.Of(groups));
+            run, summaries, groups, results, SoakDefaults.Verdicts(run.Manifest, summaries, results), warnings ?? [], RunNoiseFloor.Of(groups),
+            RepetitionSettlement.Of(run.Manifest, summaries));
     }
 }

@@ -11,7 +11,7 @@ internal static class HtmlGlance
 {
     public static void Append(
         StringBuilder html, IReadOnlyList<ModeComparisonGroup> groups, IReadOnlyDictionary<string, string> colors, IReadOnlyList<ThresholdResult>? thresholds,
-        RunNoiseFloor noiseFloor)
+        RunNoiseFloor noiseFloor, RepetitionSettlement? settlement)
     {
         html.AppendLine("<section class=\"panel\" id=\"glance\">");
         html.AppendLine("<h2>At a glance</h2>");
@@ -22,6 +22,17 @@ internal static class HtmlGlance
             + "A repeated mode (\"N runs\") shows the median of its repetitions, and each ratio its 95 % interval from the run's repetition noise; "
             + "a ratio whose interval holds 1 is \"within noise\", and a ratio between modes run once is \"single run\": neither is coloured.</p>");
         html.AppendLine(CultureInfo.InvariantCulture, $"<p class=\"lead\" id=\"noise-floor\">{E(NoiseFloorSentence.Of(noiseFloor))}</p>");
+        if (settlement is not null)
+        {
+            html.AppendLine(CultureInfo.InvariantCulture, $"<div class=\"notice\" id=\"settlement\"><p>{E(SettlementText.Headline(settlement))}</p><ul>");
+            foreach (var line in SettlementText.Lines(settlement))
+            {
+                html.AppendLine(CultureInfo.InvariantCulture, $"<li>{E(line)}</li>");
+            }
+
+            html.AppendLine("</ul></div>");
+        }
+
         if (thresholds is { Count: > 0 })
         {
             html.AppendLine(

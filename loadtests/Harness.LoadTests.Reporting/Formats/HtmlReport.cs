@@ -40,7 +40,7 @@ public static class HtmlReport
                 $"<div class=\"notice\">This run is in raw format {m.FormatVersion}, which does not keep failed requests apart: its latency figures include the failed requests.</div>");
         }
 
-        HtmlGlance.Append(html, groups, colors, thresholds, analysis.NoiseFloor);
+        HtmlGlance.Append(html, groups, colors, thresholds, analysis.NoiseFloor, analysis.Settlement);
         if (thresholds.Count > 0)
         {
             AppendThresholds(html, thresholds);

@@ -17,6 +17,16 @@ public static class MarkdownReport
         AppendHeader(md, analysis.Manifest, analysis.Warnings);
         md.AppendLine();
         md.AppendLine(NoiseFloorSentence.Of(analysis.NoiseFloor));
+        if (analysis.Settlement is { } settlement)
+        {
+            md.AppendLine();
+            md.AppendLine(SettlementText.Headline(settlement));
+            md.AppendLine();
+            foreach (var line in SettlementText.Lines(settlement))
+            {
+                md.AppendLine(CultureInfo.InvariantCulture, $"- {line}");
+            }
+        }
         if (analysis.Thresholds.Count > 0)
         {
             AppendThresholds(md, analysis.Thresholds);

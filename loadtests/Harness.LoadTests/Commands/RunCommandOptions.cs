@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.CommandLine;
 using Harness.Agreements;
 using Harness.LoadTests.Common;
@@ -36,7 +37,12 @@ internal sealed class RunCommandOptions
 
     public Option<string> Modes { get; } = new("--modes") { Description = "Scheduling modes to start locally, in order: threadpool, iocp, custompool; a mode listed twice runs twice. With --target: which of the targets' modes to run.", DefaultValueFactory = _ => string.Join(",", SchedulingModes.Names) };
 
-    public Option<int> Repeat { get; } = new("--repeat") { Description = $"Run every mode N times ({MinRepeat}–{MaxRepeat}), in a balanced order (A B B A…), each time with services of its own.", DefaultValueFactory = _ => 1 };
+    public Option<string> Repeat { get; } = new("--repeat")
+    {
+        Description = $"Run every mode N times ({MinRepeat}–{MaxRepeat}), in a balanced order (A B B A…), each time with services of its own; "
+            + $"or auto[:MAX]: add rounds until every comparison is settled (differs, or within ±5 %), at most MAX (even, 2–{MaxRepeat}; default {SequentialRule.DefaultMaxRounds}).",
+        DefaultValueFactory = _ => "1",
+    };
 
     public Option<string[]> Targets { get; } = new("--target") { Description = "A running service instead of local ones: soap=http://host:port or grpc=http://host:port, then [,metrics=http://host:port][,mode=name]. Repeatable; targets with different mode= run one mode after another, compared in one report.", AllowMultipleArgumentsPerToken = false };
 
@@ -158,11 +164,7 @@ internal sealed class RunCommandOptions
             operations = [call.ShortName];
         }
 
-        var repeat = parse.GetValue(Repeat);
-        if (repeat is < MinRepeat or > MaxRepeat)
-        {
-            throw new UsageException($"--repeat must be between {MinRepeat} and {MaxRepeat}; got {repeat}.");
-        }
+        var (repeat, untilSettled) = ParseRepeat(parse.GetValue(Repeat)!);
 
         var settings = new OperationSettings(
             parse.GetValue(Iterations), parse.GetValue(Fanout), parse.GetValue(DelayMs), parse.GetValue(Style)!, parse.GetValue(Parallelism));
@@ -192,6 +194,7 @@ internal sealed class RunCommandOptions
             parse.GetValue(Output)!,
             commandLine)
         {
+            RepeatUntilSettled = untilSettled,
             Measurement = Measurement.Bind(parse, scale),
             Live = parse.GetValue(Live),
             MetricsPort = MetricsPortOption.Bind(parse, MetricsPort),
@@ -256,5 +259,30 @@ internal sealed class RunCommandOptions
         {
             throw new UsageException(ex.Message);
         }
+    }
+
+    /// <summary><c>--repeat</c>: N rounds, or <c>auto[:MAX]</c> (MAX rounds at most, added until settled).</summary>
+    /// <exception cref="UsageException">Not a whole number in range, nor auto with an even MAX in range.</exception>
+    public static (int Rounds, bool UntilSettled) ParseRepeat(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        var valid = $"valid: a whole number {MinRepeat}–{MaxRepeat}, auto, or auto:MAX with MAX even, 2–{MaxRepeat}";
+        var trimmed = text.Trim();
+        if (trimmed.StartsWith("auto", StringComparison.OrdinalIgnoreCase))
+        {
+            var rest = trimmed[4..];
+            if (rest.Length == 0)
+            {
+                return (SequentialRule.DefaultMaxRounds, true);
+            }
+
+            return rest[0] == ':' && int.TryParse(rest[1..], NumberStyles.None, CultureInfo.InvariantCulture, out var max) && max is >= 2 and <= MaxRepeat && max % 2 == 0
+                ? (max, true)
+                : throw new UsageException($"--repeat {text}: {valid} (MAX is even so that every look sees a balanced order).");
+        }
+
+        return int.TryParse(trimmed, NumberStyles.None, CultureInfo.InvariantCulture, out var rounds) && rounds is >= MinRepeat and <= MaxRepeat
+            ? (rounds, false)
+            : throw new UsageException($"--repeat must be between {MinRepeat} and {MaxRepeat}, or auto[:MAX]; got {text} ({valid}).");
     }
 }

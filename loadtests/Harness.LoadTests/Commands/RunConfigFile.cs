@@ -183,6 +183,9 @@ internal static class RunConfigFile
         {
             _ when key == "profile" && kind == JsonValueKind.Object => value!.ToJsonString(),
             _ when type == typeof(string) && kind == JsonValueKind.String => value!.GetValue<string>(),
+            // "repeat": 2 from before --repeat also took "auto": a whole number is a string option's text too.
+            _ when type == typeof(string) && kind == JsonValueKind.Number && value!.AsValue().TryGetValue<long>(out var text) =>
+                text.ToString(CultureInfo.InvariantCulture),
             _ when Lists.Contains(option.Name) && Strings(value) is { } items => string.Join(',', items),
             _ when type == typeof(bool) && kind is JsonValueKind.True or JsonValueKind.False => kind == JsonValueKind.True ? "true" : "false",
             _ when type == typeof(double) && kind == JsonValueKind.Number => value!.GetValue<double>().ToString("R", CultureInfo.InvariantCulture),

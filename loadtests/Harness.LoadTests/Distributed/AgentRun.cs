@@ -19,6 +19,12 @@ internal static class AgentRun
 {
     public static async Task<int> RunAsync(IAnsiConsole console, RunOptions options, AgentRequest request, RunSinks sinks, CancellationToken cancellationToken)
     {
+        if (options.RepeatUntilSettled)
+        {
+            console.MarkupLine("[red]error:[/] --repeat auto decides between rounds on one machine's results; an agent runs a fixed --repeat N, the same for every agent.");
+            return ExitCodes.Usage;
+        }
+
         await using var coordinator = new CoordinatorClient(request.Coordinator, note => console.MarkupLineInterpolated($"[grey]{note}[/]"));
         var series = RunPlan.Create(options.Modes, options.Repeat, options.Stacks, options.Operations)
             .SelectMany(m => m.Series).OrderBy(s => s.Index).Select(s => s.Id).ToList();

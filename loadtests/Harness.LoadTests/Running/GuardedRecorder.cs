@@ -72,6 +72,9 @@ internal sealed class GuardedRecorder : ISeriesSink, IDisposable
 
     public void Tick(TimeSpan runElapsed) => Guard(() => _recorder.Tick(runElapsed));
 
+    /// <summary><see cref="RunRecorder.Checkpoint"/>: every finished series written whole, the run going on.</summary>
+    public void Checkpoint() => Guard(_recorder.Checkpoint);
+
     /// <summary>Writes what is still open and the final <c>run.json</c>; after a failure, only closes the files.</summary>
     public void Complete()
     {

@@ -24,6 +24,12 @@ internal sealed partial record RunOptions(
     string OutputDirectory,
     string CommandLine)
 {
+    /// <summary>
+    /// <c>--repeat auto</c>: <see cref="Repeat"/> is the most rounds, and the run stops at the first look at which every
+    /// comparison is settled (<see cref="SequentialRule"/>).
+    /// </summary>
+    public bool RepeatUntilSettled { get; init; }
+
     /// <summary>How each series is measured: its warm-up, the backoff after connection failures.</summary>
     public MeasurementSettings Measurement { get; init; } = MeasurementSettings.Default;
 

@@ -3,6 +3,7 @@ using System.Reflection;
 using System.Runtime.InteropServices;
 using Harness.LoadTests.Common;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Targets;
 using Spectre.Console;
 
@@ -34,7 +35,7 @@ internal sealed class RunOrchestrator(IAnsiConsole console, RunSinks sinks)
         var load = options.SeriesLoad();
         var seriesDuration = load.Duration;
         console.MarkupLineInterpolated(
-            $"[bold]harness run[/] {options.Profile.Name}: {seriesCount} series of {(options.Profile.HasBursts ? "up to " : "")}{options.Profile.Duration:hh\\:mm\\:ss}{WarmUp(load)} ({string.Join(", ", modes)} × {string.Join(", ", options.Stacks)} × {string.Join(", ", options.Operations)}{Order(plan)}), writing {runDirectory}");
+            $"[bold]harness run[/] {options.Profile.Name}: {(options.RepeatUntilSettled ? "up to " : "")}{seriesCount} series of {(options.Profile.HasBursts ? "up to " : "")}{options.Profile.Duration:hh\\:mm\\:ss}{WarmUp(load)} ({string.Join(", ", modes)} × {string.Join(", ", options.Stacks)} × {string.Join(", ", options.Operations)}{Order(plan)}), writing {runDirectory}");
 
         // Before any folder or load: a metrics port that cannot be listened on is bad input.
         IRunSink? telemetry;
@@ -124,9 +125,15 @@ internal sealed class RunOrchestrator(IAnsiConsole console, RunSinks sinks)
         var ticker = TickAsync(run, ticking.Token);
         try
         {
-            foreach (var modeRun in plan)
+            var rule = options.RepeatUntilSettled ? SequentialRule.Create(options.Repeat) : null;
+            for (var i = 0; i < plan.Count; i++)
             {
-                await RunModeAsync(run, modeRun, targets, first: modeRun == plan[0], recording.Token);
+                await RunModeAsync(run, plan[i], targets, first: i == 0, recording.Token);
+                var endsRound = i == plan.Count - 1 || plan[i + 1].Round != plan[i].Round;
+                if (rule is not null && endsRound && rule.IsLook(plan[i].Round) && i < plan.Count - 1 && IsSettled(run, rule, plan[i].Round))
+                {
+                    break;
+                }
             }
 
             return false;
@@ -148,6 +155,24 @@ internal sealed class RunOrchestrator(IAnsiConsole console, RunSinks sinks)
             await ticker;
             recording.Complete();
         }
+    }
+
+    /// <summary>
+    /// A look of <c>--repeat auto</c> after <paramref name="rounds"/> rounds: the run so far read back from its own
+    /// folder and judged as the report will judge it (<see cref="RepetitionSettlement"/>), said on the console and as
+    /// an event. True when every comparison is settled, so no further round is needed.
+    /// </summary>
+    private bool IsSettled(RunContext run, SequentialRule rule, int rounds)
+    {
+        run.Recorder.Checkpoint();
+        var data = RawRunReader.Read(run.Recorder.RunDirectory);
+        var settlement = RepetitionSettlement.Replay(rule, data.Manifest.Modes, SeriesSummary.ForRun(data));
+        var settled = settlement.Comparisons.Count(c => c.IsSettled);
+        var line = string.Create(CultureInfo.InvariantCulture,
+            $"repeat auto, after round {rounds} of at most {rule.MaxRounds}: {settled} of {settlement.Comparisons.Count} comparisons settled");
+        console.WriteLine(settlement.AllSettled ? line + "; stopping." : line + "; another two rounds.");
+        run.Recorder.RecordEvent(new RunEvent(run.Clock.Elapsed.TotalSeconds, "note", null, line + "."));
+        return settlement.AllSettled;
     }
 
     /// <summary>Starts one mode's targets, runs its series, and stops them, whatever happened.</summary>
@@ -211,7 +236,8 @@ internal sealed class RunOrchestrator(IAnsiConsole console, RunSinks sinks)
             Environment.Version.ToString(),
             typeof(RunOrchestrator).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "unknown"),
         options.CommandLine,
-        [options.Agent?.Label(Environment.MachineName) ?? Environment.MachineName]);
+        [options.Agent?.Label(Environment.MachineName) ?? Environment.MachineName],
+        options.RepeatUntilSettled ? options.Repeat : 0);
 
     /// <summary>Once a second the recorder writes the seconds that are over, so a crash loses at most the last few.</summary>
     private static async Task TickAsync(RunContext run, CancellationToken cancellationToken)

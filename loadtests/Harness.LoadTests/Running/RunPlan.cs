@@ -3,7 +3,9 @@ namespace Harness.LoadTests.Running;
 /// <summary>One series of a run: a stack and an operation against one mode's targets.</summary>
 /// <param name="Index">Its place in the run, from 0, for the progress line.</param>
 /// <param name="Repetition">Which run of its mode this is, from 1, when the mode runs more than once; else 0.</param>
-internal sealed record PlannedSeries(int Index, string Stack, string Operation, string Mode, int Repetition)
+/// <param name="Round">Its round (one pass over the modes), from 1, when the modes run more than once; else 0.</param>
+/// <param name="Slot">Which listing of its mode, from 1, when <c>--modes</c> names the mode more than once; else 0.</param>
+internal sealed record PlannedSeries(int Index, string Stack, string Operation, string Mode, int Repetition, int Round = 0, int Slot = 0)
 {
     /// <summary>The series id of the raw files: <c>{stack}-{operation}-{mode}</c>, and <c>-{repetition}</c> when the mode runs more than once.</summary>
     public string Id => Repetition == 0 ? $"{Stack}-{Operation}-{Mode}" : $"{Stack}-{Operation}-{Mode}-{Repetition}";
@@ -14,7 +16,8 @@ internal sealed record PlannedSeries(int Index, string Stack, string Operation, 
 /// each repetition of a mode meets services of its own.
 /// </summary>
 /// <param name="Repetition">From 1 when the mode runs more than once; else 0.</param>
-internal sealed record ModeRun(string Mode, int Repetition, IReadOnlyList<PlannedSeries> Series)
+/// <param name="Round">From 1 when the modes run more than once; else 0 (<see cref="PlannedSeries.Round"/>).</param>
+internal sealed record ModeRun(string Mode, int Repetition, IReadOnlyList<PlannedSeries> Series, int Round = 0)
 {
     public string Label => Repetition == 0 ? Mode : $"{Mode}-{Repetition}";
 }
@@ -28,18 +31,18 @@ internal static class RunPlan
     {
         var runs = new List<ModeRun>();
         var index = 0;
-        foreach (var (mode, repetition) in RepetitionOrder.Of(modes, repeat))
+        foreach (var place in RepetitionOrder.Places(modes, repeat))
         {
             var series = new List<PlannedSeries>();
             foreach (var stack in stacks)
             {
                 foreach (var operation in operations)
                 {
-                    series.Add(new PlannedSeries(index++, stack, operation, mode, repetition));
+                    series.Add(new PlannedSeries(index++, stack, operation, place.Mode, place.Repetition, place.Round, place.Slot));
                 }
             }
 
-            runs.Add(new ModeRun(mode, repetition, series));
+            runs.Add(new ModeRun(place.Mode, place.Repetition, series, place.Round));
         }
 
         return runs;
@@ -57,17 +60,34 @@ internal static class RepetitionOrder
     /// </summary>
     /// <param name="modes">The modes as listed; a mode listed twice is two entries of each round.</param>
     /// <param name="repeat">Rounds, 1 or more.</param>
-    public static IReadOnlyList<(string Mode, int Repetition)> Of(IReadOnlyList<string> modes, int repeat)
+    public static IReadOnlyList<(string Mode, int Repetition)> Of(IReadOnlyList<string> modes, int repeat) =>
+        [.. Places(modes, repeat).Select(p => (p.Mode, p.Repetition))];
+
+    /// <summary>
+    /// <see cref="Of"/> with each place's round (from 1 when there is more than one, else 0) and slot: which listing of
+    /// its mode it is (from 1 when the mode is listed more than once, else 0), so two listings of one mode, an A/A
+    /// run, can be compared with each other.
+    /// </summary>
+    public static IReadOnlyList<ModePlace> Places(IReadOnlyList<string> modes, int repeat)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(repeat, 1);
-        var order = new List<string>();
+        var listings = modes.Select((mode, i) => (Mode: mode, Slot: modes.Take(i + 1).Count(m => m == mode))).ToList();
+        var listedTwice = modes.GroupBy(m => m).Where(g => g.Count() > 1).Select(g => g.Key).ToHashSet();
+        var order = new List<(string Mode, int Slot, int Round)>();
         for (var round = 0; round < repeat; round++)
         {
-            order.AddRange(round % 2 == 0 ? modes : modes.Reverse());
+            order.AddRange((round % 2 == 0 ? listings : Enumerable.Reverse(listings)).Select(l => (l.Mode, l.Slot, round + 1)));
         }
 
-        var runs = order.GroupBy(m => m).ToDictionary(g => g.Key, g => g.Count());
+        var runs = order.GroupBy(p => p.Mode).ToDictionary(g => g.Key, g => g.Count());
         var seen = new Dictionary<string, int>();
-        return [.. order.Select(mode => (mode, runs[mode] == 1 ? 0 : seen[mode] = seen.GetValueOrDefault(mode) + 1))];
+        return [.. order.Select(p => new ModePlace(
+            p.Mode,
+            runs[p.Mode] == 1 ? 0 : seen[p.Mode] = seen.GetValueOrDefault(p.Mode) + 1,
+            repeat == 1 ? 0 : p.Round,
+            listedTwice.Contains(p.Mode) ? p.Slot : 0))];
     }
 }
+
+/// <summary>One place in a run's order: a mode's run, its repetition, round and slot (<see cref="RepetitionOrder.Places"/>).</summary>
+internal sealed record ModePlace(string Mode, int Repetition, int Round, int Slot);

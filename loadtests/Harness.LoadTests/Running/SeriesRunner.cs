@@ -40,6 +40,8 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             ideal?.Throughput,
             WarmUpSeconds: load.KnownWarmUpSeconds,
             Repetition: series.Repetition,
+            Round: series.Round,
+            Slot: series.Slot,
             IdealMethod: ideal?.Method));
 
         // A series the raw files could not take is not run.

@@ -1,0 +1,113 @@
+using Harness.LoadTests.Recording;
+
+namespace Harness.LoadTests.Reporting.Analysis;
+
+/// <summary>One comparison of a run repeated until settled, after its last look.</summary>
+/// <param name="Title">The group: <c>soap · compute</c>.</param>
+/// <param name="Label">What is compared: <c>iocp ÷ threadpool</c>, or <c>threadpool (2nd) ÷ threadpool (1st)</c> in an A/A run.</param>
+/// <param name="Result">Where the looks left it; null when it could not be judged (a figure of 0, a side never measured).</param>
+public sealed record SettledComparison(string Title, string Label, ModeFigure Figure, SettledRatio? Result)
+{
+    public bool IsSettled => Result is { IsSettled: true };
+}
+
+/// <summary>
+/// The verdicts of a run repeated until settled (<c>--repeat auto[:MAX]</c>): its looks replayed from the raw files, so
+/// the runner's decision to stop and the report's account of it are one computation (<see cref="SequentialRule"/>).
+/// A comparison is a mode against its group's baseline, or, when <c>--modes</c> lists one mode twice, its second
+/// listing against its first; each on <see cref="Figures"/>.
+/// </summary>
+/// <param name="Rounds">Rounds completed and looked at; the run stopped after them.</param>
+public sealed record RepetitionSettlement(SequentialRule Rule, int Rounds, IReadOnlyList<SettledComparison> Comparisons)
+{
+    /// <summary>The figures a run is repeated until settled on.</summary>
+    public static IReadOnlyList<ModeFigure> Figures { get; } = [ModeFigure.Mean, ModeFigure.P99, ModeFigure.RequestsPerSecond];
+
+    public bool AllSettled => Comparisons.All(c => c.IsSettled);
+
+    public IEnumerable<SettledComparison> Unsettled => Comparisons.Where(c => !c.IsSettled);
+
+    /// <summary>The settlement of a run made with <c>--repeat auto</c>; null for any other run.</summary>
+    public static RepetitionSettlement? Of(RunManifest manifest, IReadOnlyList<SeriesSummary> summaries)
+    {
+        ArgumentNullException.ThrowIfNull(manifest);
+        return manifest.RepeatUntilSettled > 0 ? Replay(SequentialRule.Create(manifest.RepeatUntilSettled), manifest.Modes, summaries) : null;
+    }
+
+    /// <summary>Every look the rule makes at the completed rounds of <paramref name="summaries"/>, in order.</summary>
+    /// <param name="modes">The run's modes in run order; the baseline is threadpool where present, else the first.</param>
+    public static RepetitionSettlement Replay(SequentialRule rule, IReadOnlyList<string> modes, IReadOnlyList<SeriesSummary> summaries)
+    {
+        ArgumentNullException.ThrowIfNull(rule);
+        ArgumentNullException.ThrowIfNull(summaries);
+        var comparisons = new List<SettledComparison>();
+        var rounds = 0;
+        foreach (var group in summaries.Where(s => s.Series.Round > 0).GroupBy(s => (s.Series.Stack, s.Series.Operation)))
+        {
+            var arms = group.GroupBy(s => (s.Series.Mode, s.Series.Slot)).ToDictionary(g => g.Key, g => g.ToList());
+            var complete = CompleteRounds(arms.Values);
+            rounds = Math.Max(rounds, Math.Min(complete, rule.MaxRounds));
+            foreach (var (label, value, baseline) in Pairs(arms, modes))
+            {
+                foreach (var figure in Figures)
+                {
+                    SettledRatio? carried = null;
+                    for (var look = 2; look <= complete && rule.IsLook(look); look += 2)
+                    {
+                        IReadOnlyList<double> Values(List<SeriesSummary> arm) =>
+                            [.. arm.Where(s => s.Series.Round <= look).Select(s => ModeFigures.Read(s, figure)).OfType<double>()];
+                        var noise = RepetitionNoise.Pool(arms.Values.Select(Values));
+                        carried = rule.Look(carried, Values(value), Values(baseline), noise, look);
+                    }
+
+                    comparisons.Add(new SettledComparison($"{group.Key.Stack} · {group.Key.Operation}", label, figure, carried));
+                }
+            }
+        }
+
+        return new RepetitionSettlement(rule, rounds, comparisons);
+    }
+
+    // Rounds every arm of the group finished: a round cut short by an interruption is not looked at.
+    private static int CompleteRounds(IEnumerable<List<SeriesSummary>> arms) =>
+        arms.Min(arm => Enumerable.Range(1, int.MaxValue - 1).TakeWhile(r => arm.Any(s => s.Series.Round == r)).Count());
+
+    private static IEnumerable<(string Label, List<SeriesSummary> Value, List<SeriesSummary> Baseline)> Pairs(
+        Dictionary<(string Mode, int Slot), List<SeriesSummary>> arms, IReadOnlyList<string> modes)
+    {
+        var twice = arms.Keys.Where(k => k.Slot == 2).Select(k => k.Mode).ToHashSet(StringComparer.Ordinal);
+        foreach (var mode in twice)
+        {
+            if (arms.TryGetValue((mode, 1), out var first))
+            {
+                yield return ($"{mode} (2nd) ÷ {mode} (1st)", arms[(mode, 2)], first);
+            }
+        }
+
+        var single = arms.Keys.Where(k => !twice.Contains(k.Mode))
+            .OrderBy(k => IndexOf(modes, k.Mode)).ToList();
+        if (single.Count < 2)
+        {
+            yield break;
+        }
+
+        var baseline = single.FirstOrDefault(k => string.Equals(k.Mode, ModeComparison.PreferredBaseline, StringComparison.OrdinalIgnoreCase), single[0]);
+        foreach (var arm in single.Where(k => k != baseline))
+        {
+            yield return ($"{arm.Mode} ÷ {baseline.Mode}", arms[arm], arms[baseline]);
+        }
+    }
+
+    private static int IndexOf(IReadOnlyList<string> modes, string mode)
+    {
+        for (var i = 0; i < modes.Count; i++)
+        {
+            if (string.Equals(modes[i], mode, StringComparison.OrdinalIgnoreCase))
+            {
+                return i;
+            }
+        }
+
+        return modes.Count;
+    }
+}
