@@ -10,17 +10,17 @@ namespace Harness.LoadTests.Calls.Grpc;
 /// The harness's own two gRPC operations over Grpc.Net.Client (<see cref="LoadChannel"/>, as the typed client), with
 /// the request serialized once per distinct set of arguments and passed through as bytes: a run sends the same
 /// message on every call. Replies are parsed by the generated types from the received buffer, as the typed client
-/// does, and failures surface as the same <see cref="RpcException"/>s, so they are counted alike.
+/// does, and failures surface as the same <see cref="RpcException"/>s, so they are counted alike. One channel, as
+/// the typed client: it opens another HTTP/2 connection only when a connection's stream limit is reached, and two or
+/// four connections from the start did not make 32 calls in flight cheaper (docs/runner-cost.md).
 /// </summary>
 internal sealed class LeanGrpcClient : IHarnessClient
 {
-    private static readonly Marshaller<byte[]> Bytes = Marshallers.Create(bytes => bytes, bytes => bytes);
-
     private static readonly Method<byte[], ComputeReply> Compute = new(
-        MethodType.Unary, HarnessContract.GrpcService, HarnessContract.Compute, Bytes, Reply(ComputeReply.Parser));
+        MethodType.Unary, HarnessContract.GrpcService, HarnessContract.Compute, GrpcCallClient.Bytes, Reply(ComputeReply.Parser));
 
     private static readonly Method<byte[], CallThirdPartyReply> CallThirdParty = new(
-        MethodType.Unary, HarnessContract.GrpcService, HarnessContract.CallThirdParty, Bytes, Reply(CallThirdPartyReply.Parser));
+        MethodType.Unary, HarnessContract.GrpcService, HarnessContract.CallThirdParty, GrpcCallClient.Bytes, Reply(CallThirdPartyReply.Parser));
 
     private readonly GrpcChannel _channel;
     private readonly CallInvoker _invoker;
