@@ -9,30 +9,29 @@
 # Usage: scripts/bench-runner-inline.sh [--users N] [--delay-ms MS] [--seconds S] [--warm-up S] [--repeat N] [--stacks grpc,soap]
 # The services and the runner share this machine's cores.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-root=$(pwd)
+source "$(dirname "$0")/lib/common.sh"
+cd "$root"
 
 users=2000 delay=1000 seconds=30 warm_up=10 repeat=2 stacks=grpc,soap
-number() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || { echo "error: $1 '$2': takes a whole number of 1 or more." >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case "$1" in
-    --users) number "$1" "${2:-}"; users=$2; shift 2 ;;
-    --delay-ms) number "$1" "${2:-}"; delay=$2; shift 2 ;;
-    --seconds) number "$1" "${2:-}"; seconds=$2; shift 2 ;;
-    --warm-up) number "$1" "${2:-}"; warm_up=$2; shift 2 ;;
-    --repeat) number "$1" "${2:-}"; repeat=$2; shift 2 ;;
+    --users) whole_number "$1" "${2:-}"; users=$2; shift 2 ;;
+    --delay-ms) whole_number "$1" "${2:-}"; delay=$2; shift 2 ;;
+    --seconds) whole_number "$1" "${2:-}"; seconds=$2; shift 2 ;;
+    --warm-up) whole_number "$1" "${2:-}"; warm_up=$2; shift 2 ;;
+    --repeat) whole_number "$1" "${2:-}"; repeat=$2; shift 2 ;;
     --stacks) stacks=${2:-}; shift 2 ;;
     -h|--help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    *) echo "error: unknown option '$1'; valid: --users, --delay-ms, --seconds, --warm-up, --repeat, --stacks." >&2; exit 2 ;;
+    *) die "unknown option '$1'; valid: --users, --delay-ms, --seconds, --warm-up, --repeat, --stacks." 2 ;;
   esac
 done
 for s in ${stacks//,/ }; do
-  case "$s" in grpc|soap) ;; *) echo "error: --stacks '$stacks': valid values are grpc, soap." >&2; exit 2 ;; esac
+  case "$s" in grpc|soap) ;; *) die "--stacks '$stacks': valid values are grpc, soap." 2 ;; esac
 done
 
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-build_log=$(dotnet build "$root/loadtests/Harness.LoadTests" -c Release -warnaserror --nologo -v quiet 2>&1) || { echo "$build_log" >&2; exit 1; }
-bin="$root/loadtests/Harness.LoadTests/bin/Release/net10.0"
+build_release "$root/loadtests/Harness.LoadTests" || exit 1
+bin="$runner_out"
 work=$(mktemp -d)
 pid=""
 # An interrupted script stops the harness run under way (which stops its own services) before removing its folder.
@@ -77,7 +76,7 @@ run_one() {
   # Both samples from the hold of a live runner, or none (a run shorter than the estimate above).
   kill -0 "$pid" 2>/dev/null && after=$(thread_ticks "$pid")
   kill -0 "$pid" 2>/dev/null || after=""
-  wait "$pid" || { pid=""; cat "$work/out" >&2; echo "error: the $arm run on $stack failed" >&2; exit 1; }
+  wait "$pid" || { pid=""; cat "$work/out" >&2; die "the $arm run on $stack failed"; }
   pid=""
   folder=$(ls -d "$work/runs"/*/ | head -1)
   # | mode | requests | req/s | mean ms | p50 ms | p90 ms | p99 ms | …, and the load runner's CPU % of one core.
@@ -85,7 +84,7 @@ run_one() {
   row=$(awk -F'|' '$2 ~ /^ iocp $/ && $3 ~ /[0-9]/ { print $4, $5, $6, $8; exit }' "$folder/summary.md" | tr -d ,)
   runner=$(tr -d , <"$folder/summary.md" | awk -F'|' -v s="$stack-call-third-party-iocp" '$2 ~ s && NF > 6 { v = $6 } END { print v + 0 }')
   read -r rps mean p50 p99 <<<"$row"
-  [ -n "${p99:-}" ] || { cat "$folder/summary.md" >&2; echo "error: no iocp row in the $arm run's summary" >&2; exit 1; }
+  [ -n "${p99:-}" ] || { cat "$folder/summary.md" >&2; die "no iocp row in the $arm run's summary"; }
   awk -v s="$stack" -v a="$arm" -v d="$delay" -v p50="$p50" -v p99="$p99" -v m="$mean" -v r="$rps" -v c="$runner" \
     -v b="$before" -v e="$after" -v w="$window" -v clk="$clk" \
     'BEGIN { printf "%s %s %.1f %.1f %.1f %s %s", s, a, p50 - d, p99 - d, m - d, r, c

@@ -9,17 +9,18 @@
 # image works through the same TLS-intercepting proxy as the host's.
 # Usage: scripts/build-base-images.sh [--force]   (skips images that exist unless --force)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib/common.sh"
+cd "$root"
 
 force=false
 [[ "${1:-}" == "--force" ]] && force=true
 
-command -v docker >/dev/null || { echo "error: docker is not installed (apt-get install docker.io)" >&2; exit 1; }
-docker info >/dev/null 2>&1 || { echo "error: no Docker engine answers on ${DOCKER_HOST:-unix:///var/run/docker.sock}; start dockerd" >&2; exit 1; }
+command -v docker >/dev/null || die "docker is not installed (apt-get install docker.io)"
+require_docker
 
 dotnet_root=$(dirname "$(readlink -f "$(command -v dotnet)")")
 runtime_version=$(ls "$dotnet_root/shared/Microsoft.AspNetCore.App" | sort -V | tail -n 1)
-[[ -n "$runtime_version" ]] || { echo "error: no ASP.NET Core shared runtime under $dotnet_root" >&2; exit 1; }
+[[ -n "$runtime_version" ]] || die "no ASP.NET Core shared runtime under $dotnet_root"
 
 have() { ! $force && docker image inspect "$1" >/dev/null 2>&1; }
 work=$(mktemp -d)
@@ -28,11 +29,11 @@ trap 'rm -rf "$work"' EXIT
 if have harness/base:bookworm; then
   echo "harness/base:bookworm exists"
 else
-  command -v debootstrap >/dev/null || { echo "error: debootstrap is not installed (apt-get install debootstrap)" >&2; exit 1; }
+  command -v debootstrap >/dev/null || die "debootstrap is not installed (apt-get install debootstrap)"
   # The machine's own Debian mirror, as apt is configured; never a name written here.
   mirror=$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
   [[ -n "$mirror" ]] || mirror=$(awk '$1 == "deb" && $2 !~ /^\[/ {print $2; exit} $1 == "deb" {print $3; exit}' /etc/apt/sources.list 2>/dev/null || true)
-  [[ -n "$mirror" ]] || { echo "error: no Debian mirror found in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list; configure apt first" >&2; exit 1; }
+  [[ -n "$mirror" ]] || die "no Debian mirror found in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list; configure apt first"
   echo "debootstrap bookworm from $mirror (about a minute)..."
   debootstrap --variant=minbase --include=ca-certificates,libicu72,libssl3,tzdata bookworm "$work/rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
     || { tail -n 20 "$work/debootstrap.log" >&2; exit 1; }

@@ -5,7 +5,8 @@
 # (scripts/build-base-images.sh) and passes them as build arguments; otherwise the official images are used.
 # Usage: scripts/build-images.sh [--local-base|--official-base] [--tag TAG]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib/common.sh"
+cd "$root"
 
 base=auto
 tag=local
@@ -14,12 +15,12 @@ while [[ $# -gt 0 ]]; do
     --local-base) base=local ;;
     --official-base) base=official ;;
     --tag) tag=${2:?--tag needs a value}; shift ;;
-    *) echo "error: unknown option '$1'; valid: --local-base, --official-base, --tag TAG" >&2; exit 2 ;;
+    *) die "unknown option '$1'; valid: --local-base, --official-base, --tag TAG" 2 ;;
   esac
   shift
 done
 
-docker info >/dev/null 2>&1 || { echo "error: no Docker engine answers on ${DOCKER_HOST:-unix:///var/run/docker.sock}; start dockerd" >&2; exit 1; }
+require_docker
 
 if [[ $base == auto ]]; then
   # A registry answers within seconds or not at all here; don't wait for the pull's own long timeout.

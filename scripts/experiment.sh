@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Reruns one of the published experiments (../shared/EXPERIMENTS.md; docs/experiments.md) with the harness.
-# Usage: scripts/experiment.sh S0|S0-burst|S0-closed|S0-open|S1|S2|S2-matrix|S3 [extra harness options]
+# Reruns one of the published experiments (docs/experiments.md) with the harness.
+# Usage: scripts/experiment.sh S0|S0-burst|S0-closed|S0-open|S1|S1-transports|S1-tcp|S1-unix|S2|S2-matrix|S3 [extra harness options]
 #   e.g. scripts/experiment.sh S2 --stacks grpc --time-scale 0.25
 # Every experiment runs each mode twice (--repeat 2: A B B A…, each repetition against services started afresh), so
 # the report shows each mode's spread and says "within noise" where the modes cannot be told apart; pass --repeat N
 # to change it. Each writes its run folder(s) under reports/<experiment>/ and prints the report path. These are
 # benchmarks: S2 takes 8 minutes per series as published (2 stacks × 3 modes × 2 repetitions = 96 minutes).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib/common.sh"
+cd "$root"
 cores=$(nproc)
 experiment=${1:-}
 shift || true
@@ -61,7 +62,7 @@ s3_summary() {
 # S0: CPU-bound Compute (20,000,000 iterations) on both stacks, threadpool vs the IOCP rule, in three load models.
 s0_iterations=20000000
 s0_burst() {
-  # Seed 000's shape: 5 calls per core released at once on an idle service, each made once (profile burst).
+  # The published burst: 5 calls per core released at once on an idle service, each made once (profile burst).
   harness run --output reports/S0-burst --profile burst --operations compute --iterations "$s0_iterations" --modes threadpool,iocp
 }
 s0_closed() {
@@ -98,6 +99,67 @@ s0_open() {
   rm -rf "$folder"
 }
 
+# S1's 100,000 calls in flight against one gRPC service this script starts itself, reached over TRANSPORT (tcp:
+# loopback, or unix: the service's Listen__UnixSocket, seed 001's named pipes on Linux) with the GC as .NET sets it
+# (S1_GC=tuned: DOTNET_GCConserveMemory=9 and a 896 MiB heap limit, as S1 sets). While the run lasts, the service's
+# /proc/PID/status is read every second; at the end one line gives its peak working set (VmHWM), peak private bytes
+# (RssAnon) and the run's folder, whose report has the GC heap, failures and latency. s1_transport TRANSPORT
+s1_transport() {
+  local transport=$1 users=${S1_USERS:-100000} wait_ms=${S1_WAIT_MS:-60000} folder out port metrics target service
+  out=loadtests/Harness.LoadTests/bin/Release/net10.0
+  scripts/harness.sh --help >/dev/null  # builds the runner and, beside it, the service
+  folder=$(mktemp -d)
+  # Two loopback ports nothing answers on (a few tries, from a random start in the unprivileged range).
+  local free=() p
+  for _ in $(seq 1 50); do
+    p=$((20000 + RANDOM % 30000))
+    (echo >"/dev/tcp/127.0.0.1/$p") 2>/dev/null || free+=("$p")
+    [ ${#free[@]} -ge 2 ] && break
+  done
+  port=${free[0]:?no free loopback port} metrics=${free[1]:?no free loopback port}
+  local service_env=()
+  if [ "${S1_GC:-default}" = tuned ]; then
+    service_env=(DOTNET_GCConserveMemory=9 DOTNET_GCHeapHardLimit=0x38000000)
+  fi
+  env ${service_env[@]+"${service_env[@]}"} dotnet "$out/Harness.GrpcService.dll" --Listen:Port="$port" \
+    --Listen:MetricsPort="$metrics" --Listen:AdminPort=0 --Listen:UnixSocket="$folder/grpc.sock" --Scheduling:Mode=threadpool \
+    --Serilog:MinimumLevel:Default=Warning >"$folder/service.log" 2>&1 &
+  service=$!
+  for _ in $(seq 1 60); do
+    curl -sf "http://127.0.0.1:$metrics/healthz" >/dev/null 2>&1 && break
+    kill -0 "$service" 2>/dev/null || { cat "$folder/service.log" >&2; return 1; }
+    sleep 1
+  done
+  case "$transport" in
+    unix) target="grpc=unix://$folder/grpc.sock" ;;
+    *) target="grpc=http://127.0.0.1:$port" ;;
+  esac
+  # Bounded by the service's life: the run below ends it.
+  ( while kill -0 "$service" 2>/dev/null; do
+      awk -v t="$(date +%s)" '/^(VmRSS|VmHWM|RssAnon):/ { v[$1] = $2 } END { print t, v["VmRSS:"], v["VmHWM:"], v["RssAnon:"] }' \
+        "/proc/$service/status" 2>/dev/null || true
+      sleep 1
+    done ) >"$folder/proc.txt" &
+  write_profile "$folder/s1.json" s1 "$users users added evenly over one ${wait_ms} ms wait, then held for 2 minutes." \
+    "{ \"kind\": \"rampingConstant\", \"copies\": $users, \"during\": \"$((wait_ms / 1000))s\" }" \
+    "{ \"kind\": \"keepConstant\", \"copies\": $users, \"during\": \"2m\" }"
+  local status=0
+  scripts/harness.sh run --output "reports/S1-$transport" --profile "$folder/s1.json" \
+    --target "$target,metrics=http://127.0.0.1:$metrics,mode=$transport" --operations call-third-party --fanout 1 \
+    --delay-ms "$wait_ms" --style task-delay --repeat 1 ${extra[@]+"${extra[@]}"} || status=$?
+  local hwm anon run heap
+  hwm=$(tail -n 1 "$folder/proc.txt" | awk '{ print $3 }')
+  anon=$(awk '$4 > m { m = $4 } END { print m + 0 }' "$folder/proc.txt")
+  kill "$service" 2>/dev/null || true
+  wait "$service" 2>/dev/null || true
+  run=$(ls -d "reports/S1-$transport"/*/ | tail -n 1)
+  # The service's GC heap after its last collection, as scraped from its /metrics each second.
+  heap=$(cat "$run"series/*.jsonl | grep -o '"dotnet_gc_heap_bytes":[0-9.eE+]*' | awk -F: '$2 + 0 > m { m = $2 + 0 } END { printf "%.0f", m / 1048576 }')
+  echo "S1 over $transport (GC ${S1_GC:-default}): service peak working set $((hwm / 1024)) MiB (VmHWM), peak private $((anon / 1024)) MiB (RssAnon, sampled 1/s), peak GC heap $heap MiB; report: $run"
+  rm -rf "$folder"
+  return "$status"
+}
+
 case "$experiment" in
   S0)
     s0_burst
@@ -108,7 +170,7 @@ case "$experiment" in
   S0-closed) s0_closed ;;
   S0-open) s0_open ;;
   S1)
-    # Seed 001 at its published scale: 100,000 users (S1_USERS), each keeping one call in flight whose 60 s wait
+    # At the published scale: 100,000 users (S1_USERS), each keeping one call in flight whose 60 s wait
     # (S1_WAIT_MS) holds no thread (task-delay), on gRPC, where HTTP/2 carries them all on a few connections. Users
     # are added evenly over one wait, so calls start and end at an even rate (100,000 / 60 s, about 1,700/s) instead
     # of in waves; then held for 2 minutes. docs/s1-scale.md says where the memory goes and why.
@@ -139,8 +201,15 @@ case "$experiment" in
     harness run --output reports/S1-soap --profile constant --users "${S1_SOAP_USERS:-$(($(ulimit -Hn) - 512))}" \
       --operations call-third-party --fanout 1 --delay-ms "$wait_ms" --style task-delay --modes threadpool --stacks soap
     ;;
+  S1-transports)
+    # S1's task-delay series over loopback TCP, then over a Unix domain socket, each against a service started afresh.
+    s1_transport tcp
+    s1_transport unix
+    ;;
+  S1-tcp) s1_transport tcp ;;
+  S1-unix) s1_transport unix ;;
   S2)
-    # Seed 002: ramp 4 users +4 every 45 s for 8 minutes; each request fans out 4 blocking 4 s calls.
+    # As published: ramp 4 users +4 every 45 s for 8 minutes; each request fans out 4 blocking 4 s calls.
     harness run --output reports/S2 --profile ramp \
       --operations call-third-party --fanout 4 --delay-ms 4000 --style blocking --modes threadpool,iocp,custompool
     ;;
@@ -152,7 +221,7 @@ case "$experiment" in
       --cpus 1 --memory 512m
     ;;
   S3)
-    # Seed 003: 8 blocking reads per request, sequential vs the default degree of parallelism (cores) vs 8. The
+    # As published: 8 blocking reads per request, sequential vs the default degree of parallelism (cores) vs 8. The
     # degree is an operation argument, not a mode, so each is a run of its own: six runs in the balanced order
     # 1 cores 8 8 cores 1 (each degree early once and late once), each with its warm-up and --repeat repetitions.
     started=$(mktemp)
@@ -168,7 +237,7 @@ case "$experiment" in
     s3_summary "$started"
     ;;
   *)
-    echo "usage: scripts/experiment.sh S0|S0-burst|S0-closed|S0-open|S1|S2|S2-matrix|S3 [--repeat N] [harness options]" >&2
+    echo "usage: scripts/experiment.sh S0|S0-burst|S0-closed|S0-open|S1|S1-transports|S1-tcp|S1-unix|S2|S2-matrix|S3 [--repeat N] [harness options]" >&2
     exit 2
     ;;
 esac

@@ -5,17 +5,17 @@
 # Figures and reading: docs/s1-scale.md, "Where the bytes of an in-flight call go".
 #   scripts/heap-census.sh [users=20000] [stack=grpc|soap] [top=40]
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$(dirname "$0")/lib/common.sh"
 users="${1:-20000}"; stack="${2:-grpc}"; top="${3:-40}"
 [[ "$users" =~ ^[1-9][0-9]*$ && "$top" =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 [users>=1] [grpc|soap] [top>=1]" >&2; exit 2; }
 case "$stack" in grpc) dll=Harness.GrpcService.dll ;; soap) dll=Harness.SoapService.dll ;;
-  *) echo "error: stack must be grpc or soap, got '$stack'" >&2; exit 2 ;; esac
+  *) die "stack must be grpc or soap, got '$stack'" 2 ;; esac
 
 app="$root/scripts/bench/HeapCensus.cs"
 echo "building $app" >&2
 dotnet build "$app" -c Release --nologo -v quiet >&2
 census="$(dotnet build "$app" -c Release --nologo -v quiet -getProperty:TargetPath 2>/dev/null | tail -n 1)"
-[[ -f "$census" ]] || { echo "error: the build did not produce $census" >&2; exit 5; }
+[[ -f "$census" ]] || die "the build did not produce $census" 5
 
 # Built now (when a source changed), not inside the run below, whose calls must be in flight within 90 s.
 "$root/scripts/harness.sh" --help >/dev/null
@@ -42,7 +42,7 @@ for _ in $(seq 1 90); do
   [[ -n "$service" && "${in_flight:-0}" -ge "$users" ]] && break
   echo "waiting: ${in_flight:-0} of $users calls in flight" >&2
 done
-[[ -n "$service" && "${in_flight:-0}" -ge "$users" ]] || { echo "error: $users calls were not in flight within 90 s" >&2; exit 1; }
+[[ -n "$service" && "${in_flight:-0}" -ge "$users" ]] || die "$users calls were not in flight within 90 s"
 sleep 5
 echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); $stack service (pid $service) with $users calls in flight, task-delay 60 s"
 dotnet "$census" "$service" "$top" "$users" strings

@@ -17,7 +17,7 @@
 # usage, a missing tool or image, or manifests it cannot run; 130 interrupted. The last line is always "restarts: N"
 # (containers restarted after a failed liveness or startup probe). KUBECTL=path picks the kubectl; DOCKER_HOST the engine.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$(dirname "$0")/lib/common.sh"
 project="$root/tools/Harness.KubeletStandIn"
 out="$project/bin/Release/net10.0"
 source "$root/scripts/lib/build-if-changed.sh"

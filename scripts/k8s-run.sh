@@ -11,7 +11,7 @@
 # Exit codes: 0 the load Jobs completed; 1 one failed (a crossed --assert threshold included) or a wait
 # timed out; 2 bad usage or a missing tool; 130 interrupted. KUBECTL=path picks the kubectl.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$(dirname "$0")/lib/common.sh"
 
 usage() { sed -n '7,10p' "$0" | sed 's/^# \{0,1\}//' >&2; }
 fail_usage() { echo "error: $*" >&2; usage; exit 2; }
@@ -68,9 +68,9 @@ fi
 
 # --- From here on the cluster of the current context is used, and only it. ---------------------------------------
 ns="$(awk '/^---$/ { doc = 0 } /^kind: Namespace$/ { doc = 1 } doc && /^  name: / { print $2; exit }' <<<"$manifests")"
-[[ -n "$ns" ]] || { echo "error: the overlay renders no Namespace; the harness runs in its own restricted namespace" >&2; exit 2; }
+[[ -n "$ns" ]] || die "the overlay renders no Namespace; the harness runs in its own restricted namespace" 2
 context="$("$kubectl" config current-context 2>/dev/null || true)"
-[[ -n "$context" ]] || { echo "error: your kubeconfig has no current context; pick one with kubectl config use-context NAME" >&2; exit 2; }
+[[ -n "$context" ]] || die "your kubeconfig has no current context; pick one with kubectl config use-context NAME" 2
 # Pinned: a context switched in another terminal during a 4-hour soak must not redirect the clean-up.
 k() { "$kubectl" --context "$context" "$@"; }
 kn() { k --namespace "$ns" "$@"; }
@@ -146,7 +146,7 @@ run_stage() {
     kn logs -l "job-name=${job#*/}" --all-containers --prefix --tail=-1 --max-log-requests=20 >"$out/logs/${job#*/}.log" 2>&1 || true
     echo "$job: $result (log: $out/logs/${job#*/}.log)"
     [[ "$result" == Complete ]] || status=1
-    [[ "$result" != Timeout ]] || { echo "error: $job did not finish within the bound; raise --timeout" >&2; exit 1; }
+    [[ "$result" != Timeout ]] || die "$job did not finish within the bound; raise --timeout"
   done
 }
 run_stage load
@@ -163,7 +163,7 @@ while [[ -z "$pod" ]] && ((SECONDS < deadline)); do
   [[ -n "$pod" ]] || sleep 2
 done
 [[ -n "$pod" ]] && kn wait --for=condition=Ready "pod/$pod" --timeout="$(($(left) < 300 ? $(left) : 300))s" >/dev/null \
-  || { echo "error: the collect pod did not start; the run folders stay on the volume until the clean-up" >&2; exit 1; }
+  || die "the collect pod did not start; the run folders stay on the volume until the clean-up"
 kn cp -c collect "$pod:/runs" "$out/runs" >/dev/null
 
 find "$out/runs" -name index.html | sed 's/^/Report: /'

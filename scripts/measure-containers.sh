@@ -6,9 +6,10 @@
 # healthy" line.
 # Usage: scripts/measure-containers.sh        (needs dockerd and the images of scripts/build-images.sh)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib/common.sh"
+cd "$root"
 
-docker info >/dev/null 2>&1 || { echo "error: no Docker engine answers on ${DOCKER_HOST:-unix:///var/run/docker.sock}; start dockerd" >&2; exit 1; }
+require_docker
 compose=docker-compose
 command -v docker-compose >/dev/null || compose="docker compose"
 
@@ -29,7 +30,7 @@ deadline=$(( $(date +%s) + 120 ))
 for service in "${services[@]}"; do
   id=$($compose -p "$project" ps -q "$service")
   until [[ $(docker inspect -f '{{.State.Health.Status}}' "$id") == healthy ]]; do
-    [[ $(date +%s) -lt $deadline ]] || { echo "error: $service not healthy within 120 s" >&2; exit 1; }
+    [[ $(date +%s) -lt $deadline ]] || { die "$service not healthy within 120 s"; }
     sleep 0.5
   done
   # From the container's start to the end of its first passing probe (compose probes every 2 s).

@@ -4,11 +4,12 @@
 # blocking 1 s calls on each scheduling mode, and how long the probes take while Compute or blocking calls
 # saturate each mode of each stack. Takes about three minutes on 2 cores.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib/common.sh"
+cd "$root"
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
 echo "machine: $(nproc) cores, $(dotnet --version) SDK"
-build_log=$(dotnet build tests/Harness.Services.Tests -c Release -warnaserror 2>&1) || { echo "$build_log" >&2; exit 1; }
+build_release tests/Harness.Services.Tests || exit 1
 # Every mode of the blocking-calls test, not only the one it asserts (SchedulingBehaviourTests.BlockingCallModes).
 HARNESS_MEASURE_ALL_MODES=1 dotnet test tests/Harness.Services.Tests -c Release --no-build \
   --filter "Category=Measurement" \

@@ -4,7 +4,8 @@
 # (default 3, about a minute and a half each) and prints each group's coverage note from summary.md.
 # Usage: scripts/measure-metrics-coverage.sh [N]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib/common.sh"
+cd "$root"
 runs="${1:-3}"
 out="$(mktemp -d)"
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"

@@ -6,7 +6,7 @@
 #   --version  the packages' version (default: the VersionPrefix of Directory.Build.props)
 #   --no-build pack what the last Release build of the solution left (scripts/test.sh builds it)
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$(dirname "$0")/lib/common.sh"
 output="$root/artifacts/packages"
 version=""
 build=()
@@ -15,7 +15,7 @@ while [[ $# -gt 0 ]]; do
     --output) output=$2; shift 2 ;;
     --version) version=$2; shift 2 ;;
     --no-build) build=(--no-build); shift ;;
-    *) echo "error: unknown argument '$1'; valid: --output DIR, --version VERSION, --no-build" >&2; exit 2 ;;
+    *) die "unknown argument '$1'; valid: --output DIR, --version VERSION, --no-build" 2 ;;
   esac
 done
 

@@ -7,14 +7,14 @@
 # Usage: scripts/samples-from-packages.sh [--packages DIR] [--no-run]
 #   --packages  a folder of .nupkg files from scripts/pack.sh (default: pack the last Release build into a scratch folder)
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$(dirname "$0")/lib/common.sh"
 packages=""
 run=1
 while [[ $# -gt 0 ]]; do
   case $1 in
     --packages) packages=$2; shift 2 ;;
     --no-run) run=0; shift ;;
-    *) echo "error: unknown argument '$1'; valid: --packages DIR, --no-run" >&2; exit 2 ;;
+    *) die "unknown argument '$1'; valid: --packages DIR, --no-run" 2 ;;
   esac
 done
 

@@ -6,7 +6,7 @@
 # Needs headless Chromium (apt-get install chromium). Usage: scripts/screenshots.sh [extra run options…]
 # The figures in the pictures are whatever this machine measures; the pictures show the pages, not results.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$(dirname "$0")/lib/common.sh"
 images="$root/docs/images"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

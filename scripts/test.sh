@@ -2,7 +2,8 @@
 # The test command: builds the solution with warnings as errors and runs every test project.
 # Usage: scripts/test.sh [extra dotnet test arguments, e.g. --filter Category!=Measurement]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib/common.sh"
+cd "$root"
 
 # The stub capacity test holds 10,000 sockets at each end; ask for the descriptors it needs.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true

@@ -1,12 +1,12 @@
-# Sourced by the scripts that run a .NET project's build output (scripts/harness.sh, scripts/k8s-local.sh).
+# Sourced by the scripts that run a .NET project's build output (scripts/harness.sh, scripts/k8s-local.sh), after
+# lib/common.sh (its root and build_release).
 # build_if_changed PROJECT DLL STAMP INPUT...: builds PROJECT (Release, warnings as errors) when DLL or STAMP is
 # missing, or when a file under an INPUT folder, or a build setting at the repository's root, is newer than STAMP.
 # bin/, obj/ and node_modules/ are outputs. A failed build prints its log, returns 1 and leaves STAMP as it was, so
 # the next call builds again.
 build_if_changed() {
-  local project=$1 dll=$2 stamp=$3 root started build_log
+  local project=$1 dll=$2 stamp=$3 started
   shift 3
-  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
   if [[ -f "$stamp" && -f "$dll" ]] \
     && [[ -z "$(find "$@" \( -name bin -o -name obj -o -name node_modules \) -prune -o -type f -newer "$stamp" -print -quit)" ]] \
     && [[ -z "$(find "$root" -maxdepth 1 \( -name 'Directory.*' -o -name global.json -o -name NuGet.config -o -name .editorconfig \) \
@@ -18,6 +18,6 @@ build_if_changed() {
   started="$project/obj/$(basename "$stamp")-started"
   mkdir -p "$(dirname "$started")"
   touch "$started"
-  build_log=$(dotnet build "$project" -c Release -warnaserror --nologo -v quiet 2>&1) || { echo "$build_log" >&2; return 1; }
+  build_release "$project" || return 1
   mv "$started" "$stamp"
 }

@@ -1,3 +1,4 @@
+using System.Net.Sockets;
 using Grpc.Net.Client;
 
 namespace Harness.Contracts;
@@ -5,10 +6,15 @@ namespace Harness.Contracts;
 /// <summary>The gRPC channel a load runner needs, shared by the typed client and any other gRPC caller of the runner.</summary>
 public static class LoadChannel
 {
-    /// <param name="address">A plain-text HTTP/2 address, e.g. <c>http://127.0.0.1:5082</c>.</param>
-    public static GrpcChannel For(Uri address) => GrpcChannel.ForAddress(address, new GrpcChannelOptions
+    /// <summary>The scheme of a Unix domain socket address, <c>unix:///path/to.sock</c>, as gRPC's naming spells it.</summary>
+    public const string UnixScheme = "unix";
+
+    /// <param name="address">
+    /// A plain-text HTTP/2 address, e.g. <c>http://127.0.0.1:5082</c>, or a Unix domain socket, <c>unix:///tmp/grpc.sock</c>.
+    /// </param>
+    public static GrpcChannel For(Uri address)
     {
-        HttpHandler = new SocketsHttpHandler
+        var handler = new SocketsHttpHandler
         {
             // Kestrel allows 100 streams per HTTP/2 connection by default (our services raise it with
             // Http2__MaxStreamsPerConnection, other servers may not); a load run has hundreds of calls in
@@ -18,9 +24,37 @@ public static class LoadChannel
             PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
             KeepAlivePingDelay = TimeSpan.FromSeconds(60),
             KeepAlivePingTimeout = TimeSpan.FromSeconds(30),
-        },
-        DisposeHttpClient = true,
-        // A load run may carry large replies of other people's services; the client's 4 MB default would fail them.
-        MaxReceiveMessageSize = null,
-    });
+        };
+        if (address.Scheme == UnixScheme)
+        {
+            // Grpc.Net.Client's documented way to a Unix domain socket: every connection the handler opens goes to the
+            // socket, and the HTTP address only names the :authority.
+            var endpoint = new UnixDomainSocketEndPoint(Uri.UnescapeDataString(address.AbsolutePath));
+            handler.ConnectCallback = (_, cancellationToken) => ConnectAsync(endpoint, cancellationToken);
+            address = new Uri("http://localhost");
+        }
+
+        return GrpcChannel.ForAddress(address, new GrpcChannelOptions
+        {
+            HttpHandler = handler,
+            DisposeHttpClient = true,
+            // A load run may carry large replies of other people's services; the client's 4 MB default would fail them.
+            MaxReceiveMessageSize = null,
+        });
+    }
+
+    private static async ValueTask<Stream> ConnectAsync(UnixDomainSocketEndPoint endpoint, CancellationToken cancellationToken)
+    {
+        var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+        try
+        {
+            await socket.ConnectAsync(endpoint, cancellationToken).ConfigureAwait(false);
+            return new NetworkStream(socket, ownsSocket: true);
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+    }
 }

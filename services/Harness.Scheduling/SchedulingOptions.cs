@@ -1,9 +1,11 @@
+using Harness.Agreements;
+
 namespace Harness.Scheduling;
 
 /// <summary>The <c>Scheduling</c> configuration section (environment: <c>Scheduling__Mode</c>, <c>Scheduling__IocpConcurrency</c>, ...).</summary>
 public sealed class SchedulingOptions
 {
-    public const string SectionName = "Scheduling";
+    public const string SectionName = SchedulingModes.Section;
 
     /// <summary>The mode; configuration names it as in <see cref="ModeNames"/>, in any case (<see cref="SchedulingModeConverter"/>).</summary>
     public SchedulingMode Mode { get; set; } = SchedulingMode.ThreadPool;
@@ -27,9 +29,9 @@ public sealed class SchedulingOptions
     public static IReadOnlyDictionary<string, SchedulingMode> ModeNames { get; } =
         new Dictionary<string, SchedulingMode>(StringComparer.OrdinalIgnoreCase)
         {
-            ["threadpool"] = SchedulingMode.ThreadPool,
-            ["iocp"] = SchedulingMode.Iocp,
-            ["custompool"] = SchedulingMode.CustomPool,
+            [SchedulingModes.ThreadPool] = SchedulingMode.ThreadPool,
+            [SchedulingModes.Iocp] = SchedulingMode.Iocp,
+            [SchedulingModes.CustomPool] = SchedulingMode.CustomPool,
         };
 
     /// <summary>Looks a configuration name up in <see cref="ModeNames"/>, ignoring case and surrounding spaces.</summary>
@@ -41,9 +43,9 @@ public sealed class SchedulingOptions
 
     public static string ToName(SchedulingMode mode) => mode switch
     {
-        SchedulingMode.ThreadPool => "threadpool",
-        SchedulingMode.Iocp => "iocp",
-        SchedulingMode.CustomPool => "custompool",
+        SchedulingMode.ThreadPool => SchedulingModes.ThreadPool,
+        SchedulingMode.Iocp => SchedulingModes.Iocp,
+        SchedulingMode.CustomPool => SchedulingModes.CustomPool,
         _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, null),
     };
 

@@ -56,6 +56,13 @@ public static class HostingExtensions
                 {
                     kestrel.Listen(address, adminPort, endpoint => endpoint.Protocols = HttpProtocols.Http1);
                 }
+
+                // Last, so the addresses' order stays main, admin (GetBoundAddress, tests).
+                if (listen.Value.UnixSocket is { } socket)
+                {
+                    UnixSocketPath.ClearStale(socket);
+                    kestrel.ListenUnixSocket(socket, endpoint => endpoint.Protocols = protocols);
+                }
             });
 
         builder.Services.TryAddServiceIdentity(service);

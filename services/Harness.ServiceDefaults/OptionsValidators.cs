@@ -1,4 +1,5 @@
 using System.Net;
+using Harness.Agreements;
 using Harness.Scheduling;
 using Microsoft.Extensions.Options;
 
@@ -10,7 +11,7 @@ internal sealed class SchedulingOptionsValidator : IValidateOptions<SchedulingOp
 {
     /// <summary>The failure for a mode name that binding refused (the mode itself is an enum by then).</summary>
     public static string UnknownMode(string value) =>
-        $"Scheduling__Mode '{value}' is not a scheduling mode; valid values: {string.Join(", ", SchedulingOptions.ModeNames.Keys)}.";
+        $"{SchedulingModes.ModeVariable} '{value}' is not a scheduling mode; valid values: {string.Join(", ", SchedulingOptions.ModeNames.Keys)}.";
 
     public ValidateOptionsResult Validate(string? name, SchedulingOptions options)
     {
@@ -68,6 +69,11 @@ internal sealed class ListenOptionsValidator : IValidateOptions<ListenOptions>
             || (options.MetricsPort is { } metrics && metrics != 0 && (metrics == options.Port || metrics == options.AdminPort)))
         {
             failures.Add($"Listen__MetricsPort must be between 0 and 65535 and differ from Listen__Port and Listen__AdminPort; got {options.MetricsPort}.");
+        }
+
+        if (options.UnixSocket is { } socket)
+        {
+            failures.AddRange(UnixSocketPath.Check(socket));
         }
 
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);

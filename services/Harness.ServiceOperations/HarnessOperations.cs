@@ -1,3 +1,4 @@
+using Harness.Agreements;
 using Harness.Metrics;
 using Harness.Workloads;
 

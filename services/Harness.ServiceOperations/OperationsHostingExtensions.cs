@@ -1,3 +1,4 @@
+using Harness.Agreements;
 using Harness.Scheduling;
 using Harness.ServiceDefaults;
 using Harness.Workloads;

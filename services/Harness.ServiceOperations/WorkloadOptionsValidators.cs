@@ -1,3 +1,4 @@
+using Harness.Agreements;
 using Harness.Workloads;
 using Microsoft.Extensions.Options;
 

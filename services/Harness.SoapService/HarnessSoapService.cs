@@ -1,3 +1,4 @@
+using Harness.Agreements;
 using Harness.Contracts;
 using Harness.Contracts.Soap;
 using Harness.Rpc.Soap;

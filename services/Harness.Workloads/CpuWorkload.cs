@@ -8,7 +8,7 @@ namespace Harness.Workloads;
 /// <param name="Elapsed">Wall-clock time of the loop alone.</param>
 public readonly record struct ComputeResult(long Result, int ThreadId, TimeSpan Elapsed);
 
-/// <summary>The CPU-bound operation: the loop of seed 000, with no I/O and no allocation inside.</summary>
+/// <summary>The CPU-bound operation: the loop of experiment S0 (docs/experiments.md), with no I/O and no allocation inside.</summary>
 public static class CpuWorkload
 {
     public const int FibonacciCeiling = 100;

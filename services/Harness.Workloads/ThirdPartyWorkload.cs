@@ -1,11 +1,12 @@
 using System.Diagnostics;
+using Harness.Agreements;
 using Harness.Scheduling;
 
 namespace Harness.Workloads;
 
 /// <summary>
 /// The slow third-party operation. A fan-out of K calls is spread over at most P workers; workers of the
-/// thread-holding styles are work items posted to the service's scheduler, as seed 002's service queued
+/// thread-holding styles are work items posted to the service's scheduler, as experiment S2's service queued
 /// its calls on a pool, while the request's own thread waits for them.
 /// </summary>
 public sealed class ThirdPartyWorkload

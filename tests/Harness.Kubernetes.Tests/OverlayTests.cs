@@ -1,6 +1,6 @@
+using Harness.Agreements;
 using Harness.Kubernetes.Tests.Checks;
 using Harness.Kubernetes.Tests.Tooling;
-using Harness.Scheduling;
 using k8s.Models;
 
 namespace Harness.Kubernetes.Tests;
@@ -66,7 +66,7 @@ public sealed class OverlayTests
 
         // Assert
         var expected = from stack in new[] { "grpc", "soap" }
-                       from mode in SchedulingOptions.ModeNames.Keys.Order(StringComparer.Ordinal)
+                       from mode in SchedulingModes.Names.Order(StringComparer.Ordinal)
                        select $"{stack}-{mode}";
         Assert.Equal(expected.Order(StringComparer.Ordinal), services.Select(w => w.Name).Order(StringComparer.Ordinal));
         Assert.Single(resources);

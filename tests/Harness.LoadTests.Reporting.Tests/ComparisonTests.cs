@@ -78,26 +78,26 @@ public sealed class ComparisonTests
         var a = Run([(Series("grpc", "compute", "iocp"), Steady(4000, 100, 2))], runId: "A");
         var b = Run([(Series("grpc", "compute", "iocp"), Steady(5000, 80, 3, failures: 4))], runId: "B");
 
-        var comparison = RunComparison.Compare(a, b);
+        var comparison = MultiRunComparison.Build([a, b]).Pairings[0];
 
         var series = Assert.Single(comparison.Matched);
         Assert.Equal("id", series.MatchedBy);
         MetricChange Change(string metric) => series.Changes.Single(c => c.Metric == metric);
-        Assert.Equal(25, Change(RunComparison.MeanMs).PercentChange!.Value, 9);
-        Assert.Equal(25, Change(RunComparison.P99Ms).PercentChange!.Value, 9);
-        Assert.Equal(25, Change(RunComparison.MaxMs).PercentChange!.Value, 9);
-        Assert.Equal(-20, Change(RunComparison.RequestsPerSecond).PercentChange!.Value, 9);
-        Assert.Equal(50, Change(RunComparison.ContextSwitchesPerRequest).PercentChange!.Value, 9);
+        Assert.Equal(25, Change(SeriesPairing.MeanMs).PercentChange!.Value, 9);
+        Assert.Equal(25, Change(SeriesPairing.P99Ms).PercentChange!.Value, 9);
+        Assert.Equal(25, Change(SeriesPairing.MaxMs).PercentChange!.Value, 9);
+        Assert.Equal(-20, Change(SeriesPairing.RequestsPerSecond).PercentChange!.Value, 9);
+        Assert.Equal(50, Change(SeriesPairing.ContextSwitchesPerRequest).PercentChange!.Value, 9);
 
         // No errors in A, 4 of 160 in B: the change from zero is undefined, and still a regression.
-        var errors = Change(RunComparison.ErrorRate);
+        var errors = Change(SeriesPairing.ErrorRate);
         Assert.Equal(0, errors.Before);
         Assert.Equal(0.025, errors.After!.Value, 9);
         Assert.Null(errors.PercentChange);
         Assert.True(errors.IsRegression());
-        Assert.True(Change(RunComparison.MeanMs).IsRegression(5));
-        Assert.False(Change(RunComparison.MeanMs).IsRegression(30));
-        Assert.True(Change(RunComparison.RequestsPerSecond).IsRegression(5));
+        Assert.True(Change(SeriesPairing.MeanMs).IsRegression(5));
+        Assert.False(Change(SeriesPairing.MeanMs).IsRegression(30));
+        Assert.True(Change(SeriesPairing.RequestsPerSecond).IsRegression(5));
         Assert.Empty(comparison.OnlyInA);
         Assert.Empty(comparison.OnlyInB);
     }
@@ -116,7 +116,7 @@ public sealed class ComparisonTests
             (Series("grpc", "compute", "custompool"), Steady(4000, 100, 2)),
         ], runId: "B");
 
-        var comparison = RunComparison.Compare(a, b);
+        var comparison = MultiRunComparison.Build([a, b]).Pairings[0];
 
         var series = Assert.Single(comparison.Matched);
         Assert.Equal("stack+operation+mode", series.MatchedBy);
@@ -124,13 +124,10 @@ public sealed class ComparisonTests
         Assert.Equal("soap-compute-iocp", Assert.Single(comparison.OnlyInA).Id);
         Assert.Equal("grpc-compute-custompool", Assert.Single(comparison.OnlyInB).Id);
 
-        var text = comparison.ToText();
+        var text = ComparisonText.ToText(comparison);
         Assert.Contains("Only in A (A):", text, StringComparison.Ordinal);
         Assert.Contains("soap-compute-iocp", text, StringComparison.Ordinal);
         Assert.Contains("Only in B (B):", text, StringComparison.Ordinal);
-        var markdown = comparison.ToMarkdown();
-        Assert.Contains("| series | mean ms |", markdown, StringComparison.Ordinal);
-        Assert.Contains("## Only in B (B)", markdown, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -139,7 +136,7 @@ public sealed class ComparisonTests
         var a = Run([(Series("grpc", "compute", "iocp"), Steady(4000, 100, 2))], runId: "A");
         var b = Run([(Series("grpc", "compute", "iocp"), Steady(8000, 100, 2))], runId: "B");
 
-        var lines = RunComparison.Compare(a, b).ToText().Split(Environment.NewLine);
+        var lines = ComparisonText.ToText(MultiRunComparison.Build([a, b]).Pairings[0]).Split(Environment.NewLine);
 
         var header = lines.First(l => l.StartsWith("series", StringComparison.Ordinal) && l.Contains("mean ms", StringComparison.Ordinal));
         var row = lines[Array.IndexOf(lines, header) + 2];
@@ -158,7 +155,7 @@ public sealed class ComparisonTests
         var restaged = a with { Manifest = a.Manifest with { ProfileDefinition = """{"stages":[{"users":8,"seconds":45}]}""" } };
         var relaid = a with { Manifest = a.Manifest with { ProfileDefinition = """{ "stages": [ { "users": 4, "seconds": 45 } ] }""" } };
 
-        var comparison = RunComparison.Compare(a, b);
+        var comparison = MultiRunComparison.Build([a, b]).Pairings[0];
 
         Assert.Equal(
         [
@@ -167,12 +164,12 @@ public sealed class ComparisonTests
             "grpc-compute-iocp: operation parameters: A delayMs=4000, B delayMs=1000.",
             "grpc-compute-iocp: warm-up: A 0 s, B 5 s.",
         ], comparison.Differences);
-        var text = comparison.ToText();
+        var text = ComparisonText.ToText(comparison);
         Assert.True(text.IndexOf("The runs differ", StringComparison.Ordinal) < text.IndexOf("Changes, B against A:", StringComparison.Ordinal));
         Assert.Contains("  - time scale: A 1, B 0.1.", text, StringComparison.Ordinal);
-        Assert.Contains("- profile: A ran 'ramp', B ran 'quick'.", comparison.ToMarkdown(), StringComparison.Ordinal);
-        Assert.Contains("different stages", Assert.Single(RunComparison.Compare(a, restaged).Differences), StringComparison.Ordinal);
-        Assert.Empty(RunComparison.Compare(a, relaid).Differences);
-        Assert.DoesNotContain("The runs differ", RunComparison.Compare(a, relaid).ToText(), StringComparison.Ordinal);
+        Assert.Contains("- profile: A ran 'ramp', B ran 'quick'.", ComparisonMarkdown.Render(MultiRunComparison.Build([a, b])), StringComparison.Ordinal);
+        Assert.Contains("different stages", Assert.Single(MultiRunComparison.Build([a, restaged]).Pairings[0].Differences), StringComparison.Ordinal);
+        Assert.Empty(MultiRunComparison.Build([a, relaid]).Pairings[0].Differences);
+        Assert.DoesNotContain("The runs differ", ComparisonText.ToText(MultiRunComparison.Build([a, relaid]).Pairings[0]), StringComparison.Ordinal);
     }
 }

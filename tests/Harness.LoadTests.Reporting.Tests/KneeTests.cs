@@ -157,8 +157,8 @@ public sealed class KneeTests
     {
         var run = Run([Ramp("threadpool", kneeAt: 12), Ramp("iocp", kneeAt: 32), Ramp("custompool", kneeAt: null)]);
 
-        var markdown = MarkdownReport.Render(run);
-        var html = HtmlReport.Render(run);
+        var markdown = MarkdownReport.Render(RunAnalysis.Of(run));
+        var html = HtmlReport.Render(RunAnalysis.Of(run));
 
         Assert.Contains("- threadpool: knee at 12 users: mean 300 ms, over the ideal 100 ms + 20 %", markdown, StringComparison.Ordinal);
         Assert.Contains("- iocp: knee at 32 users: mean 133 ms, over the ideal 100 ms + 20 %", markdown, StringComparison.Ordinal);

@@ -113,8 +113,8 @@ public sealed partial class RecoveryTests
         var samples = Timeline(40);
         var run = Outage(samples, At(20, "target-down"), At(25.5, "target-up"));
 
-        var html = HtmlReport.Render(run);
-        var markdown = MarkdownReport.Render(run);
+        var html = HtmlReport.Render(RunAnalysis.Of(run));
+        var markdown = MarkdownReport.Render(RunAnalysis.Of(run));
 
         Assert.Contains("<h3>Time to recover</h3>", html, StringComparison.Ordinal);
         Assert.Matches(RecoveryMark(), html);

@@ -137,7 +137,7 @@ public sealed partial class RenderingTests : IDisposable
 
     private async Task<string> RenderAsync(Recording.RunData run)
     {
-        var files = ReportWriter.WriteAll(run, _directory);
+        var files = ReportWriter.WriteAll(RunAnalysis.Of(run), _directory);
         return await HeadlessChromium.DumpDomAsync(new Uri(files.Html), _directory, Timeout);
     }
 

@@ -21,7 +21,7 @@ public sealed partial class ReportWriterTests : IDisposable
     {
         var run = ThreeModeRamp(seconds: 60);
 
-        var files = ReportWriter.WriteAll(run, _directory);
+        var files = ReportWriter.WriteAll(RunAnalysis.Of(run), _directory);
 
         Assert.Equal(Path.Combine(_directory, "index.html"), files.Html);
         Assert.Equal(Path.Combine(_directory, "summary.md"), files.Markdown);
@@ -34,7 +34,7 @@ public sealed partial class ReportWriterTests : IDisposable
     {
         string[] warnings = ["series grpc-compute-iocp: file damaged, 200 of 300 requests lost (its file holds 100).", "events.jsonl, line 2: unreadable <x>; skipped."];
 
-        var files = ReportWriter.WriteAll(ThreeModeRamp(seconds: 20), _directory, warnings: warnings);
+        var files = ReportWriter.WriteAll(RunAnalysis.Of(ThreeModeRamp(seconds: 20), warnings: warnings), _directory);
 
         var html = File.ReadAllText(files.Html);
         var header = html[html.IndexOf("<header", StringComparison.Ordinal)..html.IndexOf("</header>", StringComparison.Ordinal)];
@@ -44,7 +44,7 @@ public sealed partial class ReportWriterTests : IDisposable
         var markdown = File.ReadAllText(files.Markdown);
         Assert.True(markdown.IndexOf("- series grpc-compute-iocp: file damaged", StringComparison.Ordinal) < markdown.IndexOf("## grpc", StringComparison.Ordinal));
         Assert.Contains("- events.jsonl, line 2: unreadable <x>; skipped.", markdown, StringComparison.Ordinal);
-        Assert.DoesNotContain("Warnings:", HtmlReport.Render(ThreeModeRamp(seconds: 20)), StringComparison.Ordinal);
+        Assert.DoesNotContain("Warnings:", HtmlReport.Render(RunAnalysis.Of(ThreeModeRamp(seconds: 20))), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -52,7 +52,7 @@ public sealed partial class ReportWriterTests : IDisposable
     {
         var run = ThreeModeRamp();
 
-        var html = HtmlReport.Render(run);
+        var html = HtmlReport.Render(RunAnalysis.Of(run));
 
         Assert.DoesNotMatch(ExternalReference(), html);
         Assert.DoesNotContain("sourceMappingURL", html, StringComparison.Ordinal);
@@ -84,7 +84,7 @@ public sealed partial class ReportWriterTests : IDisposable
         var run = ThreeModeRamp(seconds: 60);
         var thresholds = ThresholdEvaluator.Evaluate(run, [Threshold.Parse("p99<4500ms")]);
 
-        var html = HtmlReport.Render(run, thresholds);
+        var html = HtmlReport.Render(RunAnalysis.Of(run) with { Thresholds = thresholds });
 
         Assert.Contains("harness run --profile ramp --modes threadpool,iocp,custompool", html, StringComparison.Ordinal);
         Assert.Contains("&quot;stages&quot;", html, StringComparison.Ordinal);
@@ -109,8 +109,8 @@ public sealed partial class ReportWriterTests : IDisposable
         var run = Run([(info, samples)]);
 
         // Act
-        var html = HtmlReport.Render(run);
-        var markdown = MarkdownReport.Render(run);
+        var html = HtmlReport.Render(RunAnalysis.Of(run));
+        var markdown = MarkdownReport.Render(RunAnalysis.Of(run));
 
         // Assert
         Assert.Contains("server metrics for 3 of 5 s under load", html, StringComparison.Ordinal);
@@ -127,7 +127,7 @@ public sealed partial class ReportWriterTests : IDisposable
             .Append(Sample(5, 0, new Recording.LatencyHistogram()))
             .ToList();
 
-        var markdown = MarkdownReport.Render(Run([(info, samples)]));
+        var markdown = MarkdownReport.Render(RunAnalysis.Of(Run([(info, samples)])));
 
         Assert.DoesNotContain("server metrics for", markdown, StringComparison.Ordinal);
         Assert.DoesNotContain("no server samples —", markdown, StringComparison.Ordinal);
@@ -170,7 +170,7 @@ public sealed partial class ReportWriterTests : IDisposable
     [Fact]
     public void The_markdown_summary_holds_each_group_table_ratios_failures_and_events()
     {
-        var markdown = MarkdownReport.Render(ThreeModeRamp(seconds: 120));
+        var markdown = MarkdownReport.Render(RunAnalysis.Of(ThreeModeRamp(seconds: 120)));
 
         Assert.Contains("# Run 20261122-011900", markdown, StringComparison.Ordinal);
         Assert.Contains("## grpc · call-third-party", markdown, StringComparison.Ordinal);

@@ -33,8 +33,8 @@ public sealed class RunnerLoadTests
         var run = OneSeries(20, s => (1.5 * s, 0.4 * s, 900, 60));
 
         var runner = SeriesSummary.ForRun(run).Single().Runner!;
-        var markdown = MarkdownReport.Render(run);
-        var html = HtmlReport.Render(run);
+        var markdown = MarkdownReport.Render(RunAnalysis.Of(run));
+        var html = HtmlReport.Render(RunAnalysis.Of(run));
 
         Assert.Equal(19, runner.SaturatedSeconds);
         Assert.True(runner.Saturated);
@@ -52,7 +52,7 @@ public sealed class RunnerLoadTests
         var runner = SeriesSummary.ForRun(run).Single().Runner!;
 
         Assert.Equal(0, runner.SaturatedSeconds);
-        Assert.DoesNotContain("CPU was the limit", MarkdownReport.Render(run), StringComparison.Ordinal);
+        Assert.DoesNotContain("CPU was the limit", MarkdownReport.Render(RunAnalysis.Of(run)), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -77,7 +77,7 @@ public sealed class RunnerLoadTests
         var runnerOnly = new Dictionary<string, double> { ["harness_runner_working_set_bytes"] = 100 * Mb };
 
         Assert.Null(SeriesSummary.ForRun(withoutRunner).Single().Runner);
-        Assert.DoesNotContain("Load runner", MarkdownReport.Render(withoutRunner), StringComparison.Ordinal);
+        Assert.DoesNotContain("Load runner", MarkdownReport.Render(RunAnalysis.Of(withoutRunner)), StringComparison.Ordinal);
         Assert.False(ServerMetrics.HasTarget(runnerOnly));
         Assert.True(ServerMetrics.HasTarget(new Dictionary<string, double>(runnerOnly) { ["process_threads"] = 20 }));
     }

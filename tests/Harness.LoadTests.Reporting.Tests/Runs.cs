@@ -67,7 +67,7 @@ internal static class Runs
         };
 
     /// <summary>
-    /// Seed 002's experiment in miniature: a ramp of users calling a 4 s stub, in three modes run one after another.
+    /// The thread-starvation experiment in miniature: a ramp of users calling a 4 s stub, in three modes run one after another.
     /// threadpool's latency climbs as its threads lag behind; iocp and custompool stay near 4 s. The custompool
     /// target dies at second 50 and comes back at 60 (a gap with events); a soap group's iocp target never answers
     /// /metrics (no server samples); an open-model group carries intended-start latency. The ramp's series have 4 s

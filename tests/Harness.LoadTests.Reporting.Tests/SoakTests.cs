@@ -53,8 +53,8 @@ public sealed class SoakTests
         Assert.Equal(["soak.memory.growth", "soak.p99.drift"], results.Where(r => !r.Passed).Select(r => r.Threshold.SoakCriterion!).Order());
         var p99 = results.Single(r => r.Threshold.Metric == ThresholdMetric.SoakP99Drift);
         Assert.Equal("p99 rose 30.0 % from the first 10 % (100 ms) to the last 10 % (130 ms) (limit < 10 %)", p99.Message);
-        Assert.Contains("<code>soak.memory.growth&lt;2%/h</code> (default)", HtmlReport.Render(run, results), StringComparison.Ordinal);
-        Assert.Contains("soak.memory.growth<2%/h (default)", ThresholdEvaluator.ToText(results), StringComparison.Ordinal);
+        Assert.Contains("<code>soak.memory.growth&lt;2%/h</code> (default)", HtmlReport.Render(RunAnalysis.Of(run, [])), StringComparison.Ordinal);
+        Assert.Contains("soak.memory.growth<2%/h (default)", ThresholdText.ToText(results), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -66,7 +66,7 @@ public sealed class SoakTests
 
         Assert.Equal(SoakDefaults.Expressions.Count, results.Count);
         Assert.All(results, r => Assert.True(r.Passed, r.Message));
-        Assert.EndsWith("5 threshold checks: 5 passed, 0 failed, 0 not judged." + Environment.NewLine, ThresholdEvaluator.ToText(results), StringComparison.Ordinal);
+        Assert.EndsWith("5 threshold checks: 5 passed, 0 failed, 0 not judged." + Environment.NewLine, ThresholdText.ToText(results), StringComparison.Ordinal);
         var memory = results.Single(r => r.Threshold.Metric == ThresholdMetric.SoakMemoryGrowth);
         Assert.InRange(memory.Actual!.Value, -0.5, 0.5);
     }
@@ -125,7 +125,7 @@ public sealed class SoakTests
         var run = Runs.Run([Series("iocp", leak: true, drift: true)]);
 
         Assert.Empty(ThresholdEvaluator.Evaluate(run, []));
-        Assert.DoesNotContain("<h3>Soak</h3>", HtmlReport.Render(run), StringComparison.Ordinal);
+        Assert.DoesNotContain("<h3>Soak</h3>", HtmlReport.Render(RunAnalysis.Of(run)), StringComparison.Ordinal);
     }
 
     [Theory]
@@ -164,8 +164,8 @@ public sealed class SoakTests
     {
         var run = Run(Series("threadpool", leak: false, drift: false), Series("iocp", leak: true, drift: true));
 
-        var html = HtmlReport.Render(run);
-        var markdown = MarkdownReport.Render(run);
+        var html = HtmlReport.Render(RunAnalysis.Of(run));
+        var markdown = MarkdownReport.Render(RunAnalysis.Of(run));
 
         Assert.Contains("<h3>Soak</h3>", html, StringComparison.Ordinal);
         Assert.Contains("p99 rose 30.0 % from the first 10 % (100 ms) to the last 10 % (130 ms) (limit &lt; 10 %) <span class=\"note\">(soak default)</span>: <b class=\"fail\">FAIL</b>", html, StringComparison.Ordinal);
@@ -211,9 +211,9 @@ public sealed class SoakTests
         var run = Run(Series("threadpool", leak: false, drift: false, settle: true, seconds: WarmUp + 120));
         var results = ThresholdEvaluator.Evaluate(run, []);
 
-        var text = ThresholdEvaluator.ToText(results);
-        var markdown = MarkdownReport.Render(run, results);
-        var html = HtmlReport.Render(run, results);
+        var text = ThresholdText.ToText(results);
+        var markdown = MarkdownReport.Render(RunAnalysis.Of(run, []));
+        var html = HtmlReport.Render(RunAnalysis.Of(run, []));
 
         const string tally = "5 threshold checks: 1 passed, 0 failed, 4 not judged.";
         Assert.Contains("not judged  soak.memory.growth<2%/h (default)", text, StringComparison.Ordinal);

@@ -25,14 +25,14 @@ public sealed class TailTests
         var b = Run([(info, [Sample(0, 4, Histogram((1_000, 9_998), (900_000, 2)))])], runId: "b");
 
         var results = ThresholdEvaluator.Evaluate(a, [Threshold.Parse("p99.9<5s"), Threshold.Parse("p99.99<500ms")]);
-        var comparison = RunComparison.Compare(a, b);
+        var comparison = MultiRunComparison.Build([a, b]).Pairings[0];
 
         Assert.Equal([true, false], results.Select(r => r.Passed));
         Assert.Equal(900, results[1].Actual);
-        Assert.Equal(-50, comparison.Matched[0].Changes.Single(c => c.Metric == RunComparison.P999Ms).PercentChange);
-        Assert.Contains("p99.99 ms", comparison.ToText(), StringComparison.Ordinal);
-        Assert.Contains("| mode | requests | req/s | mean ms | p50 ms | p90 ms | p99 ms | p99.9 ms | p99.99 ms |", MarkdownReport.Render(a), StringComparison.Ordinal);
-        Assert.Contains("<th>p99.9</th><th>p99.99</th>", HtmlReport.Render(a), StringComparison.Ordinal);
+        Assert.Equal(-50, comparison.Matched[0].Changes.Single(c => c.Metric == SeriesPairing.P999Ms).PercentChange);
+        Assert.Contains("p99.99 ms", ComparisonText.ToText(comparison), StringComparison.Ordinal);
+        Assert.Contains("| mode | requests | req/s | mean ms | p50 ms | p90 ms | p99 ms | p99.9 ms | p99.99 ms |", MarkdownReport.Render(RunAnalysis.Of(a)), StringComparison.Ordinal);
+        Assert.Contains("<th>p99.9</th><th>p99.99</th>", HtmlReport.Render(RunAnalysis.Of(a)), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -112,7 +112,7 @@ public sealed class TailTests
 
         var summary = SeriesSummary.From(info, counted);
         var older = SeriesSummary.From(info, [counted[0], counted[1] with { SuccessCounts = null }]);
-        var markdown = MarkdownReport.Render(Run([(info, counted)]));
+        var markdown = MarkdownReport.Render(RunAnalysis.Of(Run([(info, counted)])));
 
         Assert.Equal([new("OK", 13L), new KeyValuePair<string, long>("http-200", 2)], summary.SuccessesByStatus);
         Assert.Empty(older.SuccessesByStatus);

@@ -67,8 +67,8 @@ public sealed class TargetCpuTests
         var run = Compute([("threadpool", 2, MetricNames.NoCpuLimit), ("iocp", 1, 1)]);
 
         // Act
-        var html = HtmlReport.Render(run);
-        var markdown = MarkdownReport.Render(run);
+        var html = HtmlReport.Render(RunAnalysis.Of(run));
+        var markdown = MarkdownReport.Render(RunAnalysis.Of(run));
 
         // Assert
         const string Targets = "threadpool: 2 processors, CPU limit none, iocp: 1 processor, CPU limit 1";
@@ -86,8 +86,8 @@ public sealed class TargetCpuTests
         var run = Compute([("threadpool", 2, MetricNames.NoCpuLimit), ("iocp", 2, 1.5)]);
 
         // Act
-        var html = HtmlReport.Render(run);
-        var markdown = MarkdownReport.Render(run);
+        var html = HtmlReport.Render(RunAnalysis.Of(run));
+        var markdown = MarkdownReport.Render(RunAnalysis.Of(run));
 
         // Assert
         Assert.DoesNotContain("cpu-mismatch", html, StringComparison.Ordinal);

@@ -159,7 +159,7 @@ public sealed class ThresholdTests
         Assert.Null(results[2].SeriesId);
         Assert.Equal("no open-model series matched (co- metrics need one)", results[2].Message);
 
-        var text = ThresholdEvaluator.ToText(results);
+        var text = ThresholdText.ToText(results);
         Assert.Contains("3 threshold checks: 0 passed, 3 failed, 0 not judged.", text, StringComparison.Ordinal);
         Assert.Contains("FAIL", text, StringComparison.Ordinal);
     }

@@ -1,5 +1,8 @@
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Commands;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Reporting.Analysis;
+using Harness.LoadTests.Reporting.Formats;
 using Harness.LoadTests.Running;
 
 namespace Harness.LoadTests.Tests;
@@ -15,7 +18,7 @@ public sealed class CalibrateTests
 
         // Act
         var group = Assert.Single(NoiseFloor.From(run));
-        var text = NoiseFloor.ToText([group]);
+        var text = NoiseFloorText.ToText([group]);
 
         // Assert
         Assert.Equal(["grpc-compute-threadpool-1", "grpc-compute-threadpool-2"], group.SeriesIds);
@@ -36,7 +39,7 @@ public sealed class CalibrateTests
         var group = Assert.Single(NoiseFloor.From(run));
 
         Assert.False(group.IsQuiet);
-        Assert.Contains("Verdict: noisy. The mean spreads 30.0 % (limit 5 %)", NoiseFloor.ToText([group]), StringComparison.Ordinal);
+        Assert.Contains("Verdict: noisy. The mean spreads 30.0 % (limit 5 %)", NoiseFloorText.ToText([group]), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -47,7 +50,7 @@ public sealed class CalibrateTests
             ("grpc-compute-threadpool-3", 3, 98.0, 0), ("grpc-compute-threadpool-4", 4, 101.0, 0));
 
         var group = Assert.Single(NoiseFloor.From(run));
-        var text = NoiseFloor.ToText([group]);
+        var text = NoiseFloorText.ToText([group]);
 
         Assert.Equal(104.0 / 98.0 - 1, group.Figures.Single(f => f.Name == "mean ms").Spread, 3);
         Assert.DoesNotContain("÷", text, StringComparison.Ordinal);

@@ -1,5 +1,6 @@
 using System.Diagnostics;
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Commands;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Recording;
 
 namespace Harness.LoadTests.Tests;

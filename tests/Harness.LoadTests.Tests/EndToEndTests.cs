@@ -14,10 +14,11 @@ public sealed class EndToEndTests
         // Arrange
         var output = HarnessRun.TempFolder();
 
-        // Act: the main command, ten times shorter (2 s per series), with 200 ms third-party calls so that the
-        // ThreadPool's starved series drain quickly.
+        // Act: the main command, ten times shorter (2 s per series), with 50 ms third-party calls and 100,000-iteration
+        // Computes: the ThreadPool's starved series still starve, but drain in seconds (at 200 ms they took 20 s each),
+        // and each Compute series ends, and its lone calls settle, without a queue of long calls behind it.
         var (exitCode, text) = await HarnessRun.InvokeAsync(
-            "--time-scale", "0.1", "--delay-ms", "200", "--output", output, "--assert", "errors<50%");
+            "--time-scale", "0.1", "--delay-ms", "50", "--iterations", "100000", "--output", output, "--assert", "errors<50%");
 
         // Assert
         Assert.True(exitCode == 0, text);

@@ -1,4 +1,5 @@
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Commands;
+using Harness.LoadTests.Common;
 using Spectre.Console;
 
 namespace Harness.LoadTests.Tests;

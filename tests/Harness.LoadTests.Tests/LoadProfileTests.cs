@@ -18,7 +18,7 @@ public sealed class LoadProfileTests
     public static TheoryData<string> BuiltIns() => [.. LoadProfile.BuiltInNames];
 
     [Fact]
-    public void Ramp_IsSeed002_FourUsersPlusFourEvery45sForEightMinutes()
+    public void Ramp_IsExperimentS2s_FourUsersPlusFourEvery45sForEightMinutes()
     {
         var stages = LoadProfile.Load("ramp").ToSimulations();
 
@@ -69,7 +69,7 @@ public sealed class LoadProfileTests
     }
 
     [Fact]
-    public void Burst_IsSeed000_FiveCallsPerCoreAtOnce_EachMadeOnce()
+    public void Burst_IsExperimentS0s_FiveCallsPerCoreAtOnce_EachMadeOnce()
     {
         var profile = LoadProfile.Load("burst");
 

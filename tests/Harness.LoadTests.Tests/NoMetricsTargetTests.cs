@@ -6,7 +6,7 @@ using Microsoft.AspNetCore.Http;
 
 namespace Harness.LoadTests.Tests;
 
-/// <summary>Issue 11 §6: a target without /metrics (any real CoreWCF service) is "no server metrics", not an outage.</summary>
+/// <summary>A target without /metrics (any real CoreWCF service) is "no server metrics", not an outage.</summary>
 [Trait("Category", "EndToEnd")]
 public sealed class NoMetricsTargetTests
 {

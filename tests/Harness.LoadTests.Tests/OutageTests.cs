@@ -5,7 +5,7 @@ using Harness.LoadTests.Reporting.Analysis;
 
 namespace Harness.LoadTests.Tests;
 
-/// <summary>Issue 13: a target that dies mid-run and comes back is measured as an outage, not as fast requests.</summary>
+/// <summary>A target that dies mid-run and comes back is measured as an outage, not as fast requests.</summary>
 [Trait("Category", "EndToEnd")]
 public sealed class OutageTests
 {

@@ -1,5 +1,6 @@
 using System.CommandLine;
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Commands;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Running;
 
 namespace Harness.LoadTests.Tests;

@@ -1,5 +1,6 @@
 using System.Collections;
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Commands;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Hosting;
 
 namespace Harness.LoadTests.Tests;

@@ -8,7 +8,7 @@ using Harness.Metrics;
 namespace Harness.Services.Tests;
 
 /// <summary>
-/// An abandoned Compute stops (issue 13): its executing count drops to 0 long before the loop could have ended,
+/// An abandoned Compute stops: its executing count drops to 0 long before the loop could have ended,
 /// and it counts as failed, so the call's core and scheduling slot are free again.
 /// </summary>
 public sealed class ComputeCancellationTests

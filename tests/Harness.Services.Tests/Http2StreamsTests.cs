@@ -5,7 +5,7 @@ using Harness.Metrics;
 namespace Harness.Services.Tests;
 
 /// <summary>
-/// One HTTP/2 connection carries as many gRPC calls at once as the client sends (issue 13): Kestrel's default
+/// One HTTP/2 connection carries as many gRPC calls at once as the client sends: Kestrel's default
 /// of 100 streams per connection would leave the rest queued in a client that keeps to one connection.
 /// </summary>
 public sealed class Http2StreamsTests

@@ -1,3 +1,4 @@
+using Harness.Agreements;
 using Harness.Contracts.Grpc;
 using Harness.Workloads;
 

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
+using Harness.Agreements;
 using Harness.Scheduling;
 
 namespace Harness.Workloads.Tests;

@@ -1,3 +1,5 @@
+using Harness.Agreements;
+
 namespace Harness.Workloads.Tests;
 
 public sealed class WorkloadLimitsTests

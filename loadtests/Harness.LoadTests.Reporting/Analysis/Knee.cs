@@ -148,9 +148,6 @@ public static class Knee
         return result;
     }
 
-    /// <summary>Consecutive seconds with the same load (users &gt; 0) form a level; the ramp ends where the load first falls.</summary>
-    public static IReadOnlyList<LoadLevel> LevelsOf(IReadOnlyList<SecondSample> measured) => [.. Groups(measured).Select(LevelOf)];
-
     private static List<List<SecondSample>> Groups(IReadOnlyList<SecondSample> measured)
     {
         ArgumentNullException.ThrowIfNull(measured);

@@ -44,10 +44,13 @@ public sealed record ComparedSeries(string Key, string Stack, string Operation, 
 public sealed record Regression(string SeriesKey, string RunId, ComparedFigure Figure);
 
 /// <summary>
-/// <c>harness compare RUN_A RUN_B [RUN_C…]</c>: every run against run A, series by series (docs/report.md,
-/// "Comparison report"), with the figures' spread where runs repeated their series.
+/// <c>harness compare RUN_A RUN_B [RUN_C…]</c>: every run against run A (docs/report.md, "Comparison report"), from one
+/// set of summaries per run, seen two ways: by mode, a mode's repetitions together with the figures' spread where runs
+/// repeated it (<see cref="Series"/>: the report and the gate), and series by series (<see cref="Pairings"/>: the console).
 /// </summary>
-public sealed record MultiRunComparison(IReadOnlyList<RunData> Runs, IReadOnlyList<ComparedSeries> Series, IReadOnlyList<IReadOnlyList<string>> Differences)
+/// <param name="Pairings">Per run after A, in the order given: that run against A, series by series.</param>
+public sealed record MultiRunComparison(
+    IReadOnlyList<RunData> Runs, IReadOnlyList<ComparedSeries> Series, IReadOnlyList<IReadOnlyList<string>> Differences, IReadOnlyList<SeriesPairing> Pairings)
 {
     /// <summary>The figures compared, in table order.</summary>
     public static IReadOnlyList<ModeFigure> Figures { get; } =
@@ -72,7 +75,8 @@ public sealed record MultiRunComparison(IReadOnlyList<RunData> Runs, IReadOnlyLi
             throw new ArgumentException("A comparison needs at least two runs.", nameof(runs));
         }
 
-        var units = runs.Select(r => SeriesSummary.ForRun(r).GroupBy(s => ModeComparison.ModeIdOf(s.Series), StringComparer.Ordinal)
+        var summaries = runs.Select(SeriesSummary.ForRun).ToList();
+        var units = summaries.Select(r => r.GroupBy(s => ModeComparison.ModeIdOf(s.Series), StringComparer.Ordinal)
             .ToDictionary(g => g.Key, g => (IReadOnlyList<SeriesSummary>)[.. g.OrderBy(s => s.Series.Repetition)], StringComparer.Ordinal)).ToList();
         var keys = units.SelectMany(u => u.Keys).Distinct(StringComparer.Ordinal).ToList();
         var series = new List<ComparedSeries>();
@@ -106,7 +110,8 @@ public sealed record MultiRunComparison(IReadOnlyList<RunData> Runs, IReadOnlyLi
         }
 
         var differences = runs.Select((r, i) => i == 0 ? (IReadOnlyList<string>)[] : RunDifferences.Between(runs[0].Manifest, r.Manifest, Pairs(series, i))).ToList();
-        return new MultiRunComparison(runs, series, differences);
+        var pairings = runs.Skip(1).Select((r, i) => SeriesPairing.Of(runs[0], summaries[0], r, summaries[i + 1])).ToList();
+        return new MultiRunComparison(runs, series, differences, pairings);
     }
 
     /// <summary>
@@ -165,7 +170,7 @@ public sealed record MultiRunComparison(IReadOnlyList<RunData> Runs, IReadOnlyLi
     private static IEnumerable<(SeriesInfo A, SeriesInfo B)> Pairs(IReadOnlyList<ComparedSeries> series, int run) =>
         series.Where(s => s.ByRun[0].Count > 0 && s.ByRun[run].Count > 0).Select(s => (s.ByRun[0][0].Series, s.ByRun[run][0].Series));
 
-    private static bool SameShape(SeriesInfo x, SeriesInfo y) =>
+    internal static bool SameShape(SeriesInfo x, SeriesInfo y) =>
         string.Equals(x.Stack, y.Stack, StringComparison.OrdinalIgnoreCase)
         && string.Equals(x.Operation, y.Operation, StringComparison.OrdinalIgnoreCase)
         && string.Equals(x.Mode, y.Mode, StringComparison.OrdinalIgnoreCase);

@@ -1,4 +1,4 @@
-using Harness.LoadTests.Reporting.Formats;
+using Harness.LoadTests.Reporting.Text;
 
 namespace Harness.LoadTests.Reporting.Analysis;
 

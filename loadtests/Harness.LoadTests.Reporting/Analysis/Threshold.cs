@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
 using Harness.LoadTests.Recording;
-using Harness.LoadTests.Reporting.Formats;
+using Harness.LoadTests.Reporting.Text;
 
 namespace Harness.LoadTests.Reporting.Analysis;
 

@@ -1,5 +1,4 @@
 using Harness.LoadTests.Recording;
-using Harness.LoadTests.Reporting.Formats;
 
 namespace Harness.LoadTests.Reporting.Analysis;
 
@@ -30,22 +29,6 @@ public sealed record ThresholdResult(Threshold Threshold, string? SeriesId, doub
     public bool Passed => Verdict == Verdict.Passed;
 
     public bool Failed => Verdict == Verdict.Failed;
-
-    /// <summary>The verdict as every format writes it: <c>pass</c>, <c>FAIL</c>, <c>not judged</c>.</summary>
-    public string Label => Verdict switch
-    {
-        Verdict.Passed => "pass",
-        Verdict.Failed => "FAIL",
-        _ => "not judged",
-    };
-
-    /// <summary>The CSS class of <see cref="Label"/> in the HTML report.</summary>
-    public string CssClass => Verdict switch
-    {
-        Verdict.Passed => "pass",
-        Verdict.Failed => "fail",
-        _ => "unjudged",
-    };
 
     internal static Verdict Of(bool met) => met ? Verdict.Passed : Verdict.Failed;
 }
@@ -153,31 +136,4 @@ public static class ThresholdEvaluator
 
     /// <summary>True when a threshold failed: what the console app turns into exit code 1. A check not judged fails nothing.</summary>
     public static bool AnyFailed(IEnumerable<ThresholdResult> results) => results.Any(r => r.Failed);
-
-    /// <summary>The count line every format ends its thresholds with: "5 threshold checks: 1 passed, 0 failed, 4 not judged."</summary>
-    public static string Tally(IReadOnlyCollection<ThresholdResult> results) =>
-        $"{results.Count} threshold checks: {results.Count(r => r.Passed)} passed, {results.Count(r => r.Failed)} failed, "
-        + $"{results.Count(r => r.Verdict == Verdict.NotJudged)} not judged.";
-
-    /// <summary>For the console: one line per threshold and series, then <see cref="Tally"/>.</summary>
-    public static string ToText(IReadOnlyList<ThresholdResult> results) =>
-        Table(results).ToText() + Tally(results) + Environment.NewLine;
-
-    public static string ToMarkdown(IReadOnlyList<ThresholdResult> results) => Table(results).ToMarkdown();
-
-    private static TextTable Table(IReadOnlyList<ThresholdResult> results)
-    {
-        var table = new TextTable("result", "threshold", "series", ">actual", "detail");
-        foreach (var result in results)
-        {
-            table.Add(
-                result.Label,
-                result.Threshold.Expression + (result.Threshold.IsDefault ? " (default)" : string.Empty),
-                result.SeriesId ?? Format.Missing,
-                result.Actual is { } a ? result.Threshold.FormatValue(a) : Format.Missing,
-                result.Message);
-        }
-
-        return table;
-    }
 }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using Harness.LoadTests.Reporting.Analysis;
+using Harness.LoadTests.Reporting.Text;
 using static Harness.LoadTests.Reporting.Formats.Html;
 
 namespace Harness.LoadTests.Reporting.Formats;
@@ -12,7 +13,7 @@ namespace Harness.LoadTests.Reporting.Formats;
 public static class ComparisonHtml
 {
     // The shared helpers, the spectrum (tail.js), and the comparison's own drawing.
-    private static readonly Lazy<string> PageScript = new(() => HtmlReport.Scripts("base.js", "markers.js", "tail.js", "compare.js"));
+    private static readonly Lazy<string> PageScript = new(() => HtmlPage.ChartScripts("base.js", "markers.js", "tail.js", "compare.js"));
 
     /// <param name="comparison">The runs compared.</param>
     /// <param name="gatePercent">The <c>--fail-on-regression</c> limit in %, when given.</param>
@@ -23,15 +24,7 @@ public static class ComparisonHtml
         var model = ComparisonModel.Build(comparison);
         var runs = comparison.Runs;
         var html = new StringBuilder(256 * 1024);
-        html.AppendLine("<!DOCTYPE html>");
-        html.AppendLine("<html lang=\"en\">");
-        html.AppendLine("<head>");
-        html.AppendLine("<meta charset=\"utf-8\">");
-        html.AppendLine("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
-        html.AppendLine(CultureInfo.InvariantCulture, $"<title>Harness comparison · {E(string.Join(" · ", runs.Select(r => r.Manifest.RunId)))}</title>");
-        html.Append("<style>").Append(HtmlReport.StyleSheet.Value).AppendLine("</style>");
-        html.AppendLine("</head>");
-        html.AppendLine("<body>");
+        HtmlPage.AppendHead(html, $"Harness comparison · {E(string.Join(" · ", runs.Select(r => r.Manifest.RunId)))}");
         html.AppendLine("<header class=\"top\">");
         html.AppendLine("<div class=\"brand\">Harness · comparison report</div>");
         html.AppendLine(CultureInfo.InvariantCulture, $"<h1>{runs.Count} runs against run A</h1>");
@@ -71,12 +64,8 @@ public static class ComparisonHtml
         }
 
         html.AppendLine("</main>");
-        html.AppendLine(CultureInfo.InvariantCulture, $"<footer>Harness comparison · charts by {E(HtmlReport.ChartLibrary)}, inlined: this file opens offline.</footer>");
-        html.Append("<script type=\"application/json\" id=\"report-data\">").Append(HtmlReport.Json(model)).AppendLine("</script>");
-        html.Append("<script>").Append(HtmlReport.ChartScript.Value).AppendLine("</script>");
-        html.Append("<script>").Append(PageScript.Value).AppendLine("</script>");
-        html.AppendLine("</body>");
-        html.AppendLine("</html>");
+        html.AppendLine(CultureInfo.InvariantCulture, $"<footer>Harness comparison · charts by {E(HtmlPage.ChartLibrary)}, inlined: this file opens offline.</footer>");
+        HtmlPage.AppendScripts(html, HtmlPage.Json(model), PageScript.Value);
         return html.ToString();
     }
 

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using Harness.LoadTests.Reporting.Analysis;
+using Harness.LoadTests.Reporting.Text;
 
 namespace Harness.LoadTests.Reporting.Formats;
 
@@ -104,7 +105,7 @@ public static class ComparisonMarkdown
     {
         if (figure != ModeFigure.ErrorRate || spread is null)
         {
-            return Format.Spread(spread);
+            return FigureText.Spread(spread);
         }
 
         return spread.Count == 1 ? Format.Rate(spread.Median) : $"{Format.Rate(spread.Median)} ({Format.Rate(spread.Low)}–{Format.Rate(spread.High)})";

@@ -11,7 +11,9 @@ public sealed record ComparisonFiles(string Html, string Markdown);
 /// <summary>What <c>harness compare</c> did: its exit code, and either why it refused or what it wrote and found.</summary>
 /// <param name="Refusal">One line: why the runs cannot be judged against each other (the gate refuses); nothing was written.</param>
 /// <param name="GateLines">With a gate: its verdict, then one line per regression; else empty.</param>
-public sealed record ComparisonOutcome(int ExitCode, string? Refusal, ComparisonFiles? Files, IReadOnlyList<Regression> Regressions, IReadOnlyList<string> GateLines);
+/// <param name="SeriesBySeries">For the console, per run after A: that run against A, series by series (<see cref="ComparisonText"/>); empty when refused.</param>
+public sealed record ComparisonOutcome(
+    int ExitCode, string? Refusal, ComparisonFiles? Files, IReadOnlyList<Regression> Regressions, IReadOnlyList<string> GateLines, IReadOnlyList<string> SeriesBySeries);
 
 /// <summary>Writes the comparison report (docs/report.md, "Comparison report") and applies the regression gate.</summary>
 public static class ComparisonWriter
@@ -75,18 +77,19 @@ public static class ComparisonWriter
         var comparison = MultiRunComparison.Build(runs);
         if (failOnRegressionPercent is not null && comparison.Refusal() is { } refusal)
         {
-            return new ComparisonOutcome(ExitRefused, "cannot judge a regression: " + refusal, null, [], []);
+            return new ComparisonOutcome(ExitRefused, "cannot judge a regression: " + refusal, null, [], [], []);
         }
 
         var files = WriteAll(comparison, directory, failOnRegressionPercent, warnings);
+        var seriesBySeries = comparison.Pairings.Select(ComparisonText.ToText).ToList();
         if (failOnRegressionPercent is not { } gate)
         {
-            return new ComparisonOutcome(ExitOk, null, files, [], []);
+            return new ComparisonOutcome(ExitOk, null, files, [], [], seriesBySeries);
         }
 
         var regressions = comparison.Regressions(gate);
         List<string> lines = ["Regression gate: " + ComparisonMarkdown.GateText(comparison, gate).Replace("**", string.Empty, StringComparison.Ordinal)];
         lines.AddRange(regressions.Select(r => "  " + ComparisonMarkdown.RegressionText(r)));
-        return new ComparisonOutcome(regressions.Count > 0 ? ExitRegression : ExitOk, null, files, regressions, lines);
+        return new ComparisonOutcome(regressions.Count > 0 ? ExitRegression : ExitOk, null, files, regressions, lines, seriesBySeries);
     }
 }

@@ -1,5 +1,6 @@
 using System.Net;
 using Harness.LoadTests.Reporting.Analysis;
+using Harness.LoadTests.Reporting.Text;
 
 namespace Harness.LoadTests.Reporting.Formats;
 
@@ -34,8 +35,8 @@ internal static class Html
     public static string ModeRatioCell(ModeRatio ratio, bool separator = false) => ratio.Verdict switch
     {
         RatioVerdict.Base => separator ? "<td class=\"sep\">base</td>" : "<td>base</td>",
-        RatioVerdict.WithinNoise => Cell(E(Format.Ratio(ratio)) + " <span class=\"noise-tag\">within noise</span>", ratio.Verdict, separator),
-        _ => Cell(E(Format.Ratio(ratio)), ratio.Verdict, separator),
+        RatioVerdict.WithinNoise => Cell(E(FigureText.Ratio(ratio)) + " <span class=\"noise-tag\">within noise</span>", ratio.Verdict, separator),
+        _ => Cell(E(FigureText.Ratio(ratio)), ratio.Verdict, separator),
     };
 
     private static string Cell(string html, RatioVerdict verdict, bool separator)

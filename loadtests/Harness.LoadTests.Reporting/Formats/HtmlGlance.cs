@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using Harness.LoadTests.Reporting.Analysis;
+using Harness.LoadTests.Reporting.Text;
 using static Harness.LoadTests.Reporting.Formats.Html;
 
 namespace Harness.LoadTests.Reporting.Formats;
@@ -21,9 +22,9 @@ internal static class HtmlGlance
         if (thresholds is { Count: > 0 })
         {
             html.AppendLine(
-                thresholds.Any(t => t.Failed) ? $"<div class=\"notice error\"><a href=\"#thresholds\">{E(ThresholdEvaluator.Tally(thresholds))}</a></div>"
+                thresholds.Any(t => t.Failed) ? $"<div class=\"notice error\"><a href=\"#thresholds\">{E(ThresholdText.Tally(thresholds))}</a></div>"
                 : thresholds.All(t => t.Passed) ? $"<div class=\"notice ok\"><a href=\"#thresholds\">All {thresholds.Count} threshold checks passed.</a></div>"
-                : $"<div class=\"notice\"><a href=\"#thresholds\">{E(ThresholdEvaluator.Tally(thresholds))}</a> "
+                : $"<div class=\"notice\"><a href=\"#thresholds\">{E(ThresholdText.Tally(thresholds))}</a> "
                     + "A check not judged does not fail the run: its series was too short for it to say anything.</div>");
         }
 

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using Harness.LoadTests.Reporting.Analysis;
+using Harness.LoadTests.Reporting.Text;
 using static Harness.LoadTests.Reporting.Formats.Html;
 
 namespace Harness.LoadTests.Reporting.Formats;
@@ -47,14 +48,14 @@ internal static class HtmlGroupSection
             HtmlSoakSection.Append(html, group, colors, soak);
         }
 
-        if (Format.CpuMismatch(group) is { } mismatch)
+        if (FigureText.CpuMismatch(group) is { } mismatch)
         {
             html.AppendLine(CultureInfo.InvariantCulture, $"<div class=\"notice cpu-mismatch\"><b>Warning</b>: {E(mismatch)}</div>");
         }
 
         foreach (var row in group.Rows)
         {
-            if (Format.ServerCoverage(row.Summary) is { } coverage)
+            if (FigureText.ServerCoverage(row.Summary) is { } coverage)
             {
                 html.AppendLine(CultureInfo.InvariantCulture, $"<div class=\"notice\"><b>{E(row.Label)}</b>: {E(coverage)}</div>");
             }
@@ -68,7 +69,7 @@ internal static class HtmlGroupSection
             var info = row.Summary.Series;
             html.AppendLine(CultureInfo.InvariantCulture,
                 $"<tr><td class=\"text\">{Chip(row.Label, colors[row.Label])}</td><td class=\"text\"><code>{E(info.Id)}</code></td><td class=\"text\">{E(info.Model)}</td>"
-                + $"<td class=\"text\">{E(info.Target)}</td><td>{Format.Integer(row.Summary.Cpu.Processors)}</td><td>{E(Format.CpuLimit(row.Summary.Cpu))}</td>"
+                + $"<td class=\"text\">{E(info.Target)}</td><td>{Format.Integer(row.Summary.Cpu.Processors)}</td><td>{E(FigureText.CpuLimit(row.Summary.Cpu))}</td>"
                 + $"<td class=\"wrap\">{E(Format.Parameters(info.Parameters))}</td><td>{Format.Number(info.OffsetSeconds)}</td>"
                 + $"<td>{Format.Number(info.WarmUpSeconds)}</td><td>{Format.Integer(row.Summary.Seconds)}</td><td>{Format.Integer(row.Summary.ServerSamples)}</td><td>{Format.Number(info.IdealLatencyMs)}</td><td>{Format.Number(info.IdealThroughput)}</td><td class=\"wrap\">{E(info.IdealMethod ?? Format.Missing)}</td></tr>");
         }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using Harness.LoadTests.Reporting.Analysis;
+using Harness.LoadTests.Reporting.Text;
 using static Harness.LoadTests.Reporting.Formats.Html;
 
 namespace Harness.LoadTests.Reporting.Formats;
@@ -41,12 +42,12 @@ internal static class HtmlModesTable
         {
             html.Append(mode.Label == group.Baseline ? "<tr class=\"baseline\">" : "<tr>");
             html.Append(CultureInfo.InvariantCulture,
-                $"<td class=\"text\">{Chip(mode.Label, colors[mode.Label])}</td><td>{mode.Rows.Count}</td><td class=\"text\">{E(Format.Bounds(mode.Of(ModeFigure.Mean)))}</td>");
+                $"<td class=\"text\">{Chip(mode.Label, colors[mode.Label])}</td><td>{mode.Rows.Count}</td><td class=\"text\">{E(FigureText.Bounds(mode.Of(ModeFigure.Mean)))}</td>");
             foreach (var figure in Figures)
             {
                 var spread = mode.Of(figure);
                 html.Append(CultureInfo.InvariantCulture,
-                    $"<td class=\"sep\">{E(Format.Spread(spread))}</td><td>{(spread is { Count: > 1 } ? Format.Rate(spread.AaSpread) : Format.Missing)}</td>");
+                    $"<td class=\"sep\">{E(FigureText.Spread(spread))}</td><td>{(spread is { Count: > 1 } ? Format.Rate(spread.AaSpread) : Format.Missing)}</td>");
             }
 
             for (var i = 0; i < Figures.Length; i++)

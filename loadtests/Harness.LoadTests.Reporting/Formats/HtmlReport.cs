@@ -1,9 +1,9 @@
 using System.Globalization;
-using System.Reflection;
 using System.Text;
 using System.Text.Json;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Reporting.Analysis;
+using Harness.LoadTests.Reporting.Text;
 using static Harness.LoadTests.Reporting.Formats.Html;
 
 namespace Harness.LoadTests.Reporting.Formats;
@@ -14,63 +14,22 @@ namespace Harness.LoadTests.Reporting.Formats;
 /// </summary>
 public static class HtmlReport
 {
-    /// <summary>The chart library inlined into every report, as recorded in web/package.json.</summary>
-    public const string ChartLibrary = "Chart.js 4.6.1 (MIT)";
-
-    // The default encoder escapes <, >, & and quotes, so the JSON cannot close its <script> element.
-    private static readonly JsonSerializerOptions JsonOptions = new() { PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
-
-    /// <summary>Chart.js, ready to inline.</summary>
-    internal static readonly Lazy<string> ChartScript = new(() => ScriptSafe(StripSourceMap(Resource("chart.js"))));
     // web/charts/: the shared helpers first, main (which draws every group) last.
-    private static readonly string[] PageScripts = ["base.js", "markers.js", "classic.js", "client.js", "server.js", "soak.js", "tail.js", "main.js"];
+    private static readonly Lazy<string> PageScript = new(() => HtmlPage.ChartScripts("base.js", "markers.js", "classic.js", "client.js", "server.js", "soak.js", "tail.js", "main.js"));
 
-    private static readonly Lazy<string> PageScript = new(() => ScriptSafe(string.Join('\n', PageScripts.Select(name => Resource("charts." + name)))));
-    internal static readonly Lazy<string> StyleSheet = new(() => Resource("report.css"));
-
-    /// <summary>The report's style sheet, for a page of the runner's own (<c>--live</c>) that looks like the report.</summary>
-    public static string PageStyle => StyleSheet.Value;
-
-    /// <summary>Chart.js as the report inlines it, so a page of the runner's own opens without the network.</summary>
-    public static string ChartLibraryScript => ChartScript.Value;
-
-    /// <summary>
-    /// The report's shared chart helpers and Chart.js defaults (web/charts/base.js, <c>window.HarnessReport</c>); they
-    /// read an inline <c>#report-data</c> element, which may be an empty object.
-    /// </summary>
-    public static string HelperScript => Scripts("base.js");
-
-    /// <summary>Some of web/charts/*.js, in the order given, ready to inline (the comparison page uses its own set).</summary>
-    internal static string Scripts(params string[] names) => ScriptSafe(string.Join('\n', names.Select(name => Resource("charts." + name))));
-
-    /// <summary>The page's data as inline JSON: the serializer escapes &lt;, &gt; and &amp;, so it cannot end its element.</summary>
-    internal static string Json<T>(T model) => JsonSerializer.Serialize(model, JsonOptions);
-
-    /// <param name="run">The run.</param>
-    /// <param name="thresholds">Threshold results, when thresholds were given.</param>
-    /// <param name="warnings">What the raw files' reader tolerated; shown in the page's header.</param>
-    public static string Render(RunData run, IReadOnlyList<ThresholdResult>? thresholds = null, IReadOnlyList<string>? warnings = null)
+    /// <param name="analysis">The run analysed; its reader's warnings are shown in the page's header.</param>
+    public static string Render(RunAnalysis analysis)
     {
-        ArgumentNullException.ThrowIfNull(run);
-        var summaries = SeriesSummary.ForRun(run);
-        var groups = ModeComparison.Build(run.Manifest, summaries);
-        var soak = SoakDefaults.Verdicts(run.Manifest, summaries, thresholds);
-        var model = ReportModel.Build(run, groups, soak is not null);
+        ArgumentNullException.ThrowIfNull(analysis);
+        var (run, groups, thresholds, soak) = (analysis.Run, analysis.Groups, analysis.Thresholds, analysis.Soak);
         var colors = ReportModel.ColorsFor(run, groups);
+        var model = ReportModel.Build(analysis, colors);
         var m = run.Manifest;
 
         var html = new StringBuilder(512 * 1024);
-        html.AppendLine("<!DOCTYPE html>");
-        html.AppendLine("<html lang=\"en\">");
-        html.AppendLine("<head>");
-        html.AppendLine("<meta charset=\"utf-8\">");
-        html.AppendLine("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
-        html.AppendLine(CultureInfo.InvariantCulture, $"<title>Harness report · {E(m.RunId)} · {E(m.Profile)}</title>");
-        html.Append("<style>").Append(StyleSheet.Value).AppendLine("</style>");
-        html.AppendLine("</head>");
-        html.AppendLine("<body>");
+        HtmlPage.AppendHead(html, $"Harness report · {E(m.RunId)} · {E(m.Profile)}");
 
-        AppendHeader(html, m, ReportModel.LegendOf(colors, groups).ToDictionary(label => label, label => colors[label]), warnings ?? []);
+        AppendHeader(html, m, ReportModel.LegendOf(colors, groups).ToDictionary(label => label, label => colors[label]), analysis.Warnings);
         AppendNav(html, groups, thresholds, run.Events.Count > 0);
         html.AppendLine("<main>");
         html.AppendLine("<noscript><div class=\"notice\">The charts need JavaScript; the tables below do not.</div></noscript>");
@@ -82,7 +41,7 @@ public static class HtmlReport
         }
 
         HtmlGlance.Append(html, groups, colors, thresholds);
-        if (thresholds is { Count: > 0 })
+        if (thresholds.Count > 0)
         {
             AppendThresholds(html, thresholds);
         }
@@ -92,19 +51,12 @@ public static class HtmlReport
             HtmlGroupSection.Append(html, groups[i], model.Groups[i], colors, i, soak);
         }
 
-        RunnerSection.AppendHtml(html, summaries);
+        RunnerSection.AppendHtml(html, analysis.Summaries);
         AppendEventsAndSettings(html, run);
         html.AppendLine("</main>");
         html.AppendLine(CultureInfo.InvariantCulture,
-            $"<footer>Harness {E(m.Machine.HarnessVersion)} · run {E(m.RunId)} · charts by {E(ChartLibrary)}, inlined: this file opens offline.</footer>");
-
-        html.Append("<script type=\"application/json\" id=\"report-data\">")
-            .Append(JsonSerializer.Serialize(model, JsonOptions))
-            .AppendLine("</script>");
-        html.Append("<script>").Append(ChartScript.Value).AppendLine("</script>");
-        html.Append("<script>").Append(PageScript.Value).AppendLine("</script>");
-        html.AppendLine("</body>");
-        html.AppendLine("</html>");
+            $"<footer>Harness {E(m.Machine.HarnessVersion)} · run {E(m.RunId)} · charts by {E(HtmlPage.ChartLibrary)}, inlined: this file opens offline.</footer>");
+        HtmlPage.AppendScripts(html, HtmlPage.Json(model), PageScript.Value);
         return html.ToString();
     }
 
@@ -138,10 +90,10 @@ public static class HtmlReport
         html.AppendLine("</header>");
     }
 
-    private static void AppendNav(StringBuilder html, IReadOnlyList<ModeComparisonGroup> groups, IReadOnlyList<ThresholdResult>? thresholds, bool hasEvents)
+    private static void AppendNav(StringBuilder html, IReadOnlyList<ModeComparisonGroup> groups, IReadOnlyList<ThresholdResult> thresholds, bool hasEvents)
     {
         html.Append("<nav class=\"toc\"><a href=\"#glance\">At a glance</a>");
-        if (thresholds is { Count: > 0 })
+        if (thresholds.Count > 0)
         {
             int failed = thresholds.Count(t => t.Failed), notJudged = thresholds.Count(t => t.Verdict == Verdict.NotJudged);
             var state = (failed, notJudged) switch
@@ -241,20 +193,4 @@ public static class HtmlReport
             return json;
         }
     }
-
-    private static string Resource(string name)
-    {
-        var assembly = typeof(HtmlReport).Assembly;
-        using var stream = assembly.GetManifestResourceStream($"Harness.LoadTests.Reporting.{name}")
-            ?? throw new InvalidOperationException($"The report resource '{name}' is missing from {assembly.GetName().Name}; rebuild the project (it runs npm ci).");
-        using var reader = new StreamReader(stream, Encoding.UTF8);
-        return reader.ReadToEnd();
-    }
-
-    // The map file is not shipped, and a browser's developer tools would try to fetch it.
-    private static string StripSourceMap(string script) =>
-        string.Join('\n', script.Split('\n').Where(line => !line.StartsWith("//# sourceMappingURL=", StringComparison.Ordinal)));
-
-    // "</script" inside inline code would end the element early; "<\/" means the same in JavaScript.
-    private static string ScriptSafe(string script) => script.Replace("</script", "<\\/script", StringComparison.OrdinalIgnoreCase);
 }

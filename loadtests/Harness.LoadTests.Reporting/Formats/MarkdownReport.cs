@@ -2,26 +2,46 @@ using System.Globalization;
 using System.Text;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Reporting.Analysis;
+using Harness.LoadTests.Reporting.Text;
 
 namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>The report's tables in Markdown (summary.md): the counterpart of NBomber's Markdown report.</summary>
 public static class MarkdownReport
 {
-    /// <param name="run">The run.</param>
-    /// <param name="thresholds">Threshold results, when thresholds were given.</param>
-    /// <param name="warnings">What the raw files' reader tolerated; listed under the run's heading.</param>
-    public static string Render(RunData run, IReadOnlyList<ThresholdResult>? thresholds = null, IReadOnlyList<string>? warnings = null)
+    /// <param name="analysis">The run analysed; its reader's warnings are listed under the run's heading.</param>
+    public static string Render(RunAnalysis analysis)
     {
-        ArgumentNullException.ThrowIfNull(run);
-        var m = run.Manifest;
-        var summaries = SeriesSummary.ForRun(run);
-        var groups = ModeComparison.Build(m, summaries);
-        var soak = SoakDefaults.Verdicts(m, summaries, thresholds);
+        ArgumentNullException.ThrowIfNull(analysis);
         var md = new StringBuilder();
+        AppendHeader(md, analysis.Manifest, analysis.Warnings);
+        if (analysis.Thresholds.Count > 0)
+        {
+            AppendThresholds(md, analysis.Thresholds);
+        }
+
+        foreach (var group in analysis.Groups)
+        {
+            AppendGroupTables(md, group);
+            AppendGroupNotes(md, group);
+            AppendGroupMeasures(md, group);
+            if (analysis.Soak is { } soak)
+            {
+                MarkdownSoak.Append(md, group, soak);
+            }
+        }
+
+        RunnerSection.AppendMarkdown(md, analysis.Summaries);
+        AppendEvents(md, analysis.Run.Events);
+        return md.ToString();
+    }
+
+    /// <summary>The run's heading, the reader's warnings, what ran where, and how to read the figures.</summary>
+    private static void AppendHeader(StringBuilder md, RunManifest m, IReadOnlyList<string> warnings)
+    {
         md.AppendLine(CultureInfo.InvariantCulture, $"# Run {m.RunId}");
         md.AppendLine();
-        if (warnings is { Count: > 0 })
+        if (warnings.Count > 0)
         {
             md.AppendLine(CultureInfo.InvariantCulture, $"**Warnings: the raw files were damaged or incomplete ({warnings.Count}).** Figures cover what could be read.");
             md.AppendLine();
@@ -47,123 +67,129 @@ public static class MarkdownReport
             md.AppendLine(CultureInfo.InvariantCulture,
                 $"This run is in raw format {m.FormatVersion}, which does not keep failed requests apart: its latency includes the failed requests.");
         }
+    }
 
-        if (thresholds is { Count: > 0 })
+    private static void AppendThresholds(StringBuilder md, IReadOnlyList<ThresholdResult> thresholds)
+    {
+        md.AppendLine();
+        md.AppendLine("## Thresholds");
+        md.AppendLine();
+        md.Append(ThresholdText.ToMarkdown(thresholds));
+        md.AppendLine();
+        md.AppendLine(ThresholdText.Tally(thresholds));
+    }
+
+    /// <summary>A group's heading and tables: the summary, the ratios to the baseline, the modes over their repetitions.</summary>
+    private static void AppendGroupTables(StringBuilder md, ModeComparisonGroup group)
+    {
+        md.AppendLine();
+        md.AppendLine(CultureInfo.InvariantCulture, $"## {group.Stack} · {group.Operation}");
+        md.AppendLine();
+        md.Append(SummaryTable(group).ToMarkdown());
+        md.AppendLine();
+        md.Append(RatioTable(group).ToMarkdown());
+        if (group.HasRepetitions)
         {
             md.AppendLine();
-            md.AppendLine("## Thresholds");
+            md.AppendLine(CultureInfo.InvariantCulture,
+                $"Modes over their repetitions: the median, with the min–max of the repetitions (from {Spread.IntervalFrom} repetitions on, the distribution-free "
+                + $"confidence interval of the median); A/A = largest ÷ smallest repetition − 1. A ratio's spread runs from the mode's low ÷ the baseline's "
+                + $"high to its high ÷ the baseline's low.");
             md.AppendLine();
-            md.Append(ThresholdEvaluator.ToMarkdown(thresholds));
+            md.Append(ModesTable(group).ToMarkdown());
+        }
+    }
+
+    /// <summary>What a reader must know to trust a group's figures: the targets' CPU, the knee of a ramp, the statuses.</summary>
+    private static void AppendGroupNotes(StringBuilder md, ModeComparisonGroup group)
+    {
+        md.AppendLine();
+        md.AppendLine("Targets' CPU (processors the runtime used, cgroup CPU limit): " + string.Join(" · ", group.Rows.Select(r => $"{r.Label} {FigureText.Cpu(r.Summary.Cpu)}")));
+        if (FigureText.CpuMismatch(group) is { } mismatch)
+        {
             md.AppendLine();
-            md.AppendLine(ThresholdEvaluator.Tally(thresholds));
+            md.AppendLine(CultureInfo.InvariantCulture, $"**Warning:** {mismatch}");
         }
 
-        foreach (var group in groups)
+        if (group.Rows.Where(r => r.Summary.Knee.IsRamp).ToList() is { Count: > 0 } ramps)
         {
             md.AppendLine();
-            md.AppendLine(CultureInfo.InvariantCulture, $"## {group.Stack} · {group.Operation}");
+            md.AppendLine(CultureInfo.InvariantCulture,
+                $"Knee (the lowest load from which, {Knee.DefaultSustain} judged levels in a row, the mean latency is more than {Format.Plain(Knee.DefaultMargin * 100)} % above the ideal "
+                + $"or the throughput more than {Format.Plain(Knee.DefaultMargin * 100)} % below the lowest level's scaled with the load):");
             md.AppendLine();
-            md.Append(SummaryTable(group).ToMarkdown());
-            md.AppendLine();
-            md.Append(RatioTable(group).ToMarkdown());
-            if (group.HasRepetitions)
+            foreach (var row in ramps)
             {
-                md.AppendLine();
-                md.AppendLine(CultureInfo.InvariantCulture,
-                    $"Modes over their repetitions: the median, with the min–max of the repetitions (from {Spread.IntervalFrom} repetitions on, the distribution-free "
-                    + $"confidence interval of the median); A/A = largest ÷ smallest repetition − 1. A ratio's spread runs from the mode's low ÷ the baseline's "
-                    + $"high to its high ÷ the baseline's low.");
-                md.AppendLine();
-                md.Append(ModesTable(group).ToMarkdown());
-            }
-
-            md.AppendLine();
-            md.AppendLine("Targets' CPU (processors the runtime used, cgroup CPU limit): " + string.Join(" · ", group.Rows.Select(r => $"{r.Label} {Format.Cpu(r.Summary.Cpu)}")));
-            if (Format.CpuMismatch(group) is { } mismatch)
-            {
-                md.AppendLine();
-                md.AppendLine(CultureInfo.InvariantCulture, $"**Warning:** {mismatch}");
-            }
-
-            if (group.Rows.Where(r => r.Summary.Knee.IsRamp).ToList() is { Count: > 0 } ramps)
-            {
-                md.AppendLine();
-                md.AppendLine(CultureInfo.InvariantCulture,
-                    $"Knee (the lowest load from which, {Knee.DefaultSustain} judged levels in a row, the mean latency is more than {Format.Plain(Knee.DefaultMargin * 100)} % above the ideal "
-                    + $"or the throughput more than {Format.Plain(Knee.DefaultMargin * 100)} % below the lowest level's scaled with the load):");
-                md.AppendLine();
-                foreach (var row in ramps)
-                {
-                    md.AppendLine(CultureInfo.InvariantCulture, $"- {row.Label}: {Threshold.DescribeKnee(row.Summary.Knee, row.Summary.IsOpenModel)}");
-                }
-            }
-
-            foreach (var (title, read) in new (string, Func<SeriesSummary, IReadOnlyList<KeyValuePair<string, long>>>)[]
-                { ("Successes by status", s => s.SuccessesByStatus), ("Failures by status", s => s.FailuresByStatus) })
-            {
-                var counted = group.Rows.Where(r => read(r.Summary).Count > 0).ToList();
-                if (counted.Count > 0)
-                {
-                    md.AppendLine();
-                    md.AppendLine(CultureInfo.InvariantCulture, $"{title}:");
-                    md.AppendLine();
-                    foreach (var row in counted)
-                    {
-                        md.AppendLine(CultureInfo.InvariantCulture, $"- {row.Label}: {Format.ByStatus(read(row.Summary))}");
-                    }
-                }
-            }
-
-            var coverage = group.Rows.Select(r => (r.Label, Note: Format.ServerCoverage(r.Summary))).Where(c => c.Note is not null).ToList();
-            if (coverage.Count > 0)
-            {
-                md.AppendLine();
-                foreach (var (label, note) in coverage)
-                {
-                    md.AppendLine(CultureInfo.InvariantCulture, $"- {label}: {note}");
-                }
-            }
-
-            if (group.Rows.Any(r => r.Summary.ServerTime is not null))
-            {
-                md.AppendLine();
-                md.AppendLine("Server execution time of the successful requests whose reply carried it, and their latency minus it (queueing and transport):");
-                md.AppendLine();
-                md.Append(ServerTimeTable(group).ToMarkdown());
-            }
-
-            if (RecoveryTable(group) is { RowCount: > 0 } recoveries)
-            {
-                md.AppendLine();
-                md.AppendLine(CultureInfo.InvariantCulture,
-                    $"Time to recover after each outage or fault window (back: {Recovery.HoldSeconds} s in a row at ≥ {Recovery.ThroughputShare * 100:0} % of the "
-                    + $"successful req/s of the {Recovery.BaselineSeconds} s before the window, p99 ≤ {Recovery.P99Factor:0.0#} × theirs):");
-                md.AppendLine();
-                md.Append(recoveries.ToMarkdown());
-            }
-
-            if (soak is not null)
-            {
-                MarkdownSoak.Append(md, group, soak);
+                md.AppendLine(CultureInfo.InvariantCulture, $"- {row.Label}: {Threshold.DescribeKnee(row.Summary.Knee, row.Summary.IsOpenModel)}");
             }
         }
 
-        RunnerSection.AppendMarkdown(md, summaries);
-        if (run.Events.Count > 0)
+        foreach (var (title, read) in new (string, Func<SeriesSummary, IReadOnlyList<KeyValuePair<string, long>>>)[]
+            { ("Successes by status", s => s.SuccessesByStatus), ("Failures by status", s => s.FailuresByStatus) })
+        {
+            var counted = group.Rows.Where(r => read(r.Summary).Count > 0).ToList();
+            if (counted.Count > 0)
+            {
+                md.AppendLine();
+                md.AppendLine(CultureInfo.InvariantCulture, $"{title}:");
+                md.AppendLine();
+                foreach (var row in counted)
+                {
+                    md.AppendLine(CultureInfo.InvariantCulture, $"- {row.Label}: {Format.ByStatus(read(row.Summary))}");
+                }
+            }
+        }
+    }
+
+    /// <summary>A group's server coverage, server time and recoveries after outages.</summary>
+    private static void AppendGroupMeasures(StringBuilder md, ModeComparisonGroup group)
+    {
+        var coverage = group.Rows.Select(r => (r.Label, Note: FigureText.ServerCoverage(r.Summary))).Where(c => c.Note is not null).ToList();
+        if (coverage.Count > 0)
         {
             md.AppendLine();
-            md.AppendLine("## Events");
-            md.AppendLine();
-            var events = new TextTable(">run s", "kind", "series", "message");
-            foreach (var ev in run.Events.OrderBy(e => e.AtSeconds))
+            foreach (var (label, note) in coverage)
             {
-                events.Add(Format.Seconds(ev.AtSeconds), ev.Kind, ev.SeriesId ?? "whole run", ev.Message);
+                md.AppendLine(CultureInfo.InvariantCulture, $"- {label}: {note}");
             }
-
-            md.Append(events.ToMarkdown());
         }
 
-        return md.ToString();
+        if (group.Rows.Any(r => r.Summary.ServerTime is not null))
+        {
+            md.AppendLine();
+            md.AppendLine("Server execution time of the successful requests whose reply carried it, and their latency minus it (queueing and transport):");
+            md.AppendLine();
+            md.Append(ServerTimeTable(group).ToMarkdown());
+        }
+
+        if (RecoveryTable(group) is { RowCount: > 0 } recoveries)
+        {
+            md.AppendLine();
+            md.AppendLine(CultureInfo.InvariantCulture,
+                $"Time to recover after each outage or fault window (back: {Recovery.HoldSeconds} s in a row at ≥ {Recovery.ThroughputShare * 100:0} % of the "
+                + $"successful req/s of the {Recovery.BaselineSeconds} s before the window, p99 ≤ {Recovery.P99Factor:0.0#} × theirs):");
+            md.AppendLine();
+            md.Append(recoveries.ToMarkdown());
+        }
+    }
+
+    private static void AppendEvents(StringBuilder md, IReadOnlyList<RunEvent> runEvents)
+    {
+        if (runEvents.Count == 0)
+        {
+            return;
+        }
+
+        md.AppendLine();
+        md.AppendLine("## Events");
+        md.AppendLine();
+        var events = new TextTable(">run s", "kind", "series", "message");
+        foreach (var ev in runEvents.OrderBy(e => e.AtSeconds))
+        {
+            events.Add(Format.Seconds(ev.AtSeconds), ev.Kind, ev.SeriesId ?? "whole run", ev.Message);
+        }
+
+        md.Append(events.ToMarkdown());
     }
 
     /// <summary>Per mode: the client's and the server's figures (what the HTML summary table shows).</summary>
@@ -281,8 +307,8 @@ public static class MarkdownReport
         {
             table.Add(
             [
-                mode.Label, mode.Rows.Count.ToString(CultureInfo.InvariantCulture), Format.Bounds(mode.Of(ModeFigure.Mean)),
-                .. figures.SelectMany(f => new[] { Format.Spread(mode.Of(f)), mode.Of(f) is { Count: > 1 } s ? Format.Rate(s.AaSpread) : Format.Missing }),
+                mode.Label, mode.Rows.Count.ToString(CultureInfo.InvariantCulture), FigureText.Bounds(mode.Of(ModeFigure.Mean)),
+                .. figures.SelectMany(f => new[] { FigureText.Spread(mode.Of(f)), mode.Of(f) is { Count: > 1 } s ? Format.Rate(s.AaSpread) : Format.Missing }),
             ]);
         }
 
@@ -292,7 +318,7 @@ public static class MarkdownReport
     private static string RatioText(ModeRatio ratio) => ratio.Verdict switch
     {
         RatioVerdict.Base => "base",
-        RatioVerdict.WithinNoise => Format.Ratio(ratio) + " within noise",
-        _ => Format.Ratio(ratio),
+        RatioVerdict.WithinNoise => FigureText.Ratio(ratio) + " within noise",
+        _ => FigureText.Ratio(ratio),
     };
 }

@@ -21,12 +21,14 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
 
     private static readonly string[] Palette = ["#8f5bbf", "#e39b1b", "#5c6b7a", "#c2571a", "#3d9a3d", "#b5407f", "#2bb3c0", "#7a5c3d"];
 
-    /// <param name="run">The run.</param>
-    /// <param name="groups">Its groups.</param>
-    /// <param name="soak">True when the run is judged as a soak: each group carries its series' soak windows and trends.</param>
-    public static ReportModel Build(RunData run, IReadOnlyList<ModeComparisonGroup> groups, bool soak = false)
+    /// <summary>
+    /// The analysed run's groups shaped for the charts, in <paramref name="colors"/> (<see cref="ColorsFor"/>); when the
+    /// run is judged as a soak, each group carries its series' soak windows and trends.
+    /// </summary>
+    public static ReportModel Build(RunAnalysis analysis, IReadOnlyDictionary<string, string> colors)
     {
-        var colors = ColorsFor(run, groups);
+        ArgumentNullException.ThrowIfNull(analysis);
+        var (run, groups, soak) = (analysis.Run, analysis.Groups, analysis.Soak is not null);
         return new ReportModel([.. groups.Select(g => BuildGroup(run, g, colors) with
         {
             Soak = soak ? SoakSeriesModel.For(g, colors) : null,

@@ -26,14 +26,12 @@ public static class ReportWriter
     /// Writes <c>index.html</c>, <c>summary.md</c> and <c>csv/&lt;series&gt;.csv</c> under <paramref name="directory"/>
     /// (created if missing; existing report files are replaced).
     /// </summary>
-    /// <param name="run">The run, as <c>RawRunReader.Read</c> gave it.</param>
+    /// <param name="analysis">The run analysed once (<see cref="RunAnalysis.Of"/>), which every format writes.</param>
     /// <param name="directory">Where to write (the run folder).</param>
-    /// <param name="results">Threshold results, shown in the HTML and Markdown when given.</param>
-    /// <param name="warnings">What the reader tolerated (<c>RawRunReader.Read(dir, out warnings)</c>), shown at the top of the HTML and Markdown.</param>
-    public static ReportFiles WriteAll(
-        RunData run, string directory, IReadOnlyList<ThresholdResult>? results = null, IReadOnlyList<string>? warnings = null)
+    public static ReportFiles WriteAll(RunAnalysis analysis, string directory)
     {
-        ArgumentNullException.ThrowIfNull(run);
+        ArgumentNullException.ThrowIfNull(analysis);
+        var run = analysis.Run;
         ArgumentException.ThrowIfNullOrWhiteSpace(directory);
         var runDirectory = directory;
         Directory.CreateDirectory(runDirectory);
@@ -49,10 +47,10 @@ public static class ReportWriter
         }
 
         var markdown = Path.Combine(runDirectory, MarkdownFileName);
-        File.WriteAllText(markdown, MarkdownReport.Render(run, results, warnings), Utf8NoBom);
+        File.WriteAllText(markdown, MarkdownReport.Render(analysis), Utf8NoBom);
 
         var html = Path.Combine(runDirectory, HtmlFileName);
-        File.WriteAllText(html, HtmlReport.Render(run, results, warnings), Utf8NoBom);
+        File.WriteAllText(html, HtmlReport.Render(analysis), Utf8NoBom);
         return new ReportFiles(html, markdown, csv);
     }
 }

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Docker.DotNet.Models;
+using Harness.Agreements;
 using Harness.LoadTests.Targets;
 
 namespace Harness.LoadTests.Containers;
@@ -38,7 +39,7 @@ internal sealed record ServiceContainer(
 
         var address = new Uri($"http://127.0.0.1:{hostPorts[0]}");
         return new ServiceContainer(
-            [$"Scheduling__Mode={mode}", $"ThirdParty__BaseAddress=http://{stubName}:5080/", $"Listen__MetricsPort={MetricsPort}"],
+            [$"{SchedulingModes.ModeVariable}={mode}", $"ThirdParty__BaseAddress=http://{stubName}:5080/", $"Listen__MetricsPort={MetricsPort}"],
             Publish(published),
             address,
             adminPort is null ? address : new Uri($"http://127.0.0.1:{hostPorts[1]}"),

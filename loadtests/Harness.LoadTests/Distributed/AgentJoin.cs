@@ -1,4 +1,4 @@
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Running;

@@ -1,5 +1,5 @@
 using System.Globalization;
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Distributed.Coordination;
 using Harness.LoadTests.Engine;
 using Harness.LoadTests.Profiles;
@@ -17,7 +17,7 @@ namespace Harness.LoadTests.Distributed;
 /// </summary>
 internal static class AgentRun
 {
-    public static async Task<int> RunAsync(IAnsiConsole console, RunOptions options, AgentRequest request, CancellationToken cancellationToken)
+    public static async Task<int> RunAsync(IAnsiConsole console, RunOptions options, AgentRequest request, RunSinks sinks, CancellationToken cancellationToken)
     {
         await using var coordinator = new CoordinatorClient(request.Coordinator, note => console.MarkupLineInterpolated($"[grey]{note}[/]"));
         var series = RunPlan.Create(options.Modes, options.Repeat, options.Stacks, options.Operations)
@@ -48,7 +48,7 @@ internal static class AgentRun
             return ExitCodes.Interrupted;
         }
 
-        options = options with { Agent = agent };
+        options = options with { Agent = agent, SeriesGate = agent };
         console.MarkupLineInterpolated($"[grey]agent {agent.Index} of {agent.Count}, run {agent.RunId}: {ShareText(options, agent)}[/]");
         // A refused heartbeat (another agent died, or missed a meeting) stops this agent's run now, not at the next
         // meeting, which may be hours away in a soak: what it recorded is written and uploaded.
@@ -60,7 +60,7 @@ internal static class AgentRun
             await coordinator.MeetAsync(CoordinatorState.StartPhase, run.Token);
             console.MarkupLineInterpolated(
                 $"[grey]started with the other agents; clock offset from the coordinator {StartSpread.Signed(coordinator.Clock.Offset)} ms ± {coordinator.Clock.RoundTrip.TotalMilliseconds / 2:F1}[/]");
-            exit = await new RunOrchestrator(console).RunAsync(options, new ExternalTargets(options.Targets), run.Token);
+            exit = await new RunOrchestrator(console, sinks).RunAsync(options, new ExternalTargets(options.Targets), run.Token);
             if (coordinator.AbortReason is { } reason && !cancellationToken.IsCancellationRequested)
             {
                 console.MarkupLineInterpolated($"[red]error:[/] the coordinator stopped the run: {reason}");
@@ -99,12 +99,6 @@ internal static class AgentRun
         WriteDone(console, runDirectory, agent, exit);
         return await UploadAsync(console, coordinator, runDirectory, exit, cancellationToken);
     }
-
-    /// <summary>Before each series (after the lead's calibration): the agents meet again, so every series starts in the same second on all of them.</summary>
-    public static Task BeforeSeriesAsync(AgentSettings? agent, int seriesIndex, string seriesId, CancellationToken cancellationToken) =>
-        agent is null
-            ? Task.CompletedTask
-            : agent.Coordinator.MeetAsync(CoordinatorState.SeriesPhase(seriesIndex, seriesId), cancellationToken);
 
     /// <summary>The run folder goes to the coordinator whatever the run's exit code, so nothing recorded is lost; it also stays here.</summary>
     private static async Task<int> UploadAsync(IAnsiConsole console, CoordinatorClient coordinator, string runDirectory, int exit, CancellationToken cancellationToken)

@@ -1,5 +1,5 @@
 using System.Globalization;
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Profiles;
 using Harness.LoadTests.Recording;
 

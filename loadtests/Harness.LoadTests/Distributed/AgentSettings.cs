@@ -1,6 +1,8 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
 using Harness.LoadTests.Distributed.Coordination;
+using Harness.LoadTests.Engine;
+using Harness.LoadTests.Running;
 
 namespace Harness.LoadTests.Distributed;
 
@@ -10,7 +12,7 @@ namespace Harness.LoadTests.Distributed;
 /// services' /metrics (N agents would read the same counters N times) and calibrates the ideal lines.
 /// </summary>
 /// <param name="Coordinator">The coordinator the agents meet at before the run and before every series.</param>
-internal sealed partial record AgentSettings(int Index, int Count, string RunId, CoordinatorClient Coordinator)
+internal sealed partial record AgentSettings(int Index, int Count, string RunId, CoordinatorClient Coordinator) : ILoadShare, ISeriesGate
 {
     /// <summary>Agent 0; with no agents (<c>Agent</c> null) the run itself does what the lead does.</summary>
     public bool IsLead => Index == 0;
@@ -29,6 +31,13 @@ internal sealed partial record AgentSettings(int Index, int Count, string RunId,
 
     /// <summary>The run's <c>agents</c> entry: <c>agent-I-of-N@machine</c>; <c>harness merge</c> reads the index and count back from it.</summary>
     public string Label(string machine) => $"{FolderName}@{machine}";
+
+    /// <summary>The agent's part of the stages (<see cref="AgentShare"/>).</summary>
+    public IReadOnlyList<LoadSimulation> Share(IReadOnlyList<LoadSimulation> stages) => AgentShare.Of(stages, Index, Count);
+
+    /// <summary>Before each series (after the lead's calibration): the agents meet again, so every series starts in the same second on all of them.</summary>
+    public Task BeforeSeriesAsync(int seriesIndex, string seriesId, CancellationToken cancellationToken) =>
+        Coordinator.MeetAsync(CoordinatorState.SeriesPhase(seriesIndex, seriesId), cancellationToken);
 
     public static string Name(int index, int count) => string.Create(CultureInfo.InvariantCulture, $"agent-{index}-of-{count}");
 

@@ -17,7 +17,7 @@ namespace Harness.LoadTests.Live;
 /// <c>/</c> is the page (<see cref="LivePage"/>), <c>/data?series=I&amp;received=N</c> the seconds it lacks
 /// (<see cref="LiveFeed.NextAsync"/>). Disposing ends the feed, so the page says the run is over, and stops the listener.
 /// </summary>
-internal sealed class LiveServer : IAsyncDisposable
+internal sealed class LiveServer : IRunSink
 {
     /// <summary>How long a request for the next second waits before answering with nothing new.</summary>
     private static readonly TimeSpan LongPoll = TimeSpan.FromSeconds(5);
@@ -26,20 +26,26 @@ internal sealed class LiveServer : IAsyncDisposable
 
     private readonly WebApplication _app;
     private readonly LiveFeed _feed;
-    private readonly ProgressPrinter _progress;
 
-    private LiveServer(WebApplication app, LiveFeed feed, ProgressPrinter progress, Uri address)
+    private LiveServer(WebApplication app, LiveFeed feed, Uri address)
     {
         _app = app;
         _feed = feed;
-        _progress = progress;
         Address = address;
     }
 
     public Uri Address { get; }
 
-    /// <summary>Starts listening and follows <paramref name="progress"/>'s seconds.</summary>
-    public static async Task<LiveServer> StartAsync(ProgressPrinter progress, string title, CancellationToken cancellationToken)
+    /// <summary>The page needs the seconds only.</summary>
+    public IRunFollower? Follower => null;
+
+    public IEnumerable<string> Describe() => [$"live: {Address}"];
+
+    /// <summary>A second of the current series, as the progress line printed it: the page's next point.</summary>
+    public void SecondPassed(ProgressSecond second) => _feed.Add(second);
+
+    /// <summary>Starts listening; the run hands it its seconds (<see cref="SecondPassed"/>).</summary>
+    public static async Task<LiveServer> StartAsync(string title, CancellationToken cancellationToken)
     {
         var feed = new LiveFeed();
         var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions { Args = [] });
@@ -58,14 +64,11 @@ internal sealed class LiveServer : IAsyncDisposable
 
         var bound = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First();
         var port = new Uri(bound).Port;
-        var server = new LiveServer(app, feed, progress, new Uri(string.Create(CultureInfo.InvariantCulture, $"http://127.0.0.1:{port}/")));
-        progress.SecondPassed += feed.Add;
-        return server;
+        return new LiveServer(app, feed, new Uri(string.Create(CultureInfo.InvariantCulture, $"http://127.0.0.1:{port}/")));
     }
 
     public async ValueTask DisposeAsync()
     {
-        _progress.SecondPassed -= _feed.Add;
         _feed.End();
         await _app.StopAsync(CancellationToken.None);
         await _app.DisposeAsync();

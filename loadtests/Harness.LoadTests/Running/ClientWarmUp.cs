@@ -1,7 +1,7 @@
+using Harness.Agreements;
 using Harness.Contracts;
 using Harness.LoadTests.Scenarios;
 using Harness.LoadTests.Targets;
-using Harness.Workloads;
 
 namespace Harness.LoadTests.Running;
 

@@ -1,4 +1,5 @@
 using Harness.LoadTests.Recording;
+using Harness.LoadTests.Targets;
 
 namespace Harness.LoadTests.Running;
 
@@ -7,7 +8,7 @@ namespace Harness.LoadTests.Running;
 /// the folder removed) stops the run at once: <see cref="Token"/> is cancelled, the failure kept in
 /// <see cref="Failure"/>, and every later call does nothing, so that no load is spent on data that cannot be kept.
 /// </summary>
-internal sealed class GuardedRecorder : IDisposable
+internal sealed class GuardedRecorder : ISeriesSink, IDisposable
 {
     private readonly RunRecorder _recorder;
     private readonly CancellationTokenSource _stop;

@@ -1,5 +1,5 @@
 using System.Runtime.InteropServices;
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Common;
 
 namespace Harness.LoadTests.Running;
 

@@ -1,4 +1,4 @@
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Engine;
 using Spectre.Console;
 

@@ -33,12 +33,12 @@ internal sealed partial record RunOptions(
     /// <summary><c>--metrics-port</c>: serve the run's figures as Prometheus text on this port while it runs (Telemetry/); null: not served.</summary>
     public int? MetricsPort { get; init; }
 
-    /// <summary>The options as a <c>--config</c> file (Cli/RunConfigFile), written to the run folder; null: none written.</summary>
+    /// <summary>The options as a <c>--config</c> file (Commands/RunConfigFile), written to the run folder; null: none written.</summary>
     public string? EffectiveConfig { get; init; }
 
     /// <summary>Every series' load: the warm-up, then the profile, as the engine's stages.</summary>
-    /// <remarks>An agent of a distributed run loads its share of the profile (Distributed/AgentShare).</remarks>
+    /// <remarks>An agent of a distributed run loads its share of the profile (<see cref="ILoadShare"/>).</remarks>
     public SeriesLoad SeriesLoad() => Running.SeriesLoad.Create(
-        Agent is { } agent ? Distributed.AgentShare.Of(Profile.ToSimulations(), agent.Index, agent.Count) : Profile.ToSimulations(),
+        Agent is { } agent ? agent.Share(Profile.ToSimulations()) : Profile.ToSimulations(),
         Measurement.WarmUp);
 }

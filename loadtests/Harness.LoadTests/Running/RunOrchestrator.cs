@@ -1,11 +1,9 @@
 using System.Globalization;
 using System.Reflection;
 using System.Runtime.InteropServices;
-using Harness.LoadTests.Cli;
-using Harness.LoadTests.Live;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Targets;
-using Harness.LoadTests.Telemetry;
 using Spectre.Console;
 
 namespace Harness.LoadTests.Running;
@@ -15,8 +13,12 @@ namespace Harness.LoadTests.Running;
 /// (<see cref="SeriesRunner"/>), release them; then write the raw files, render the report from them, and check the
 /// thresholds. The raw files and the report are written even when a target fails or the run is interrupted.
 /// </summary>
-internal sealed class RunOrchestrator(IAnsiConsole console)
+/// <param name="sinks">Who follows the run from outside while it lasts (<c>--metrics-port</c>, OTLP, <c>--live</c>).</param>
+internal sealed class RunOrchestrator(IAnsiConsole console, RunSinks sinks)
 {
+    /// <summary>The options as a <c>--config</c> file, in every run folder (<see cref="RunOptions.EffectiveConfig"/>).</summary>
+    public const string ConfigFileName = "run-config.json";
+
     /// <summary>The run folder, once <see cref="RunAsync"/> has chosen it.</summary>
     public string? RunDirectory { get; private set; }
 
@@ -35,13 +37,12 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
             $"[bold]harness run[/] {options.Profile.Name}: {seriesCount} series of {(options.Profile.HasBursts ? "up to " : "")}{options.Profile.Duration:hh\\:mm\\:ss}{WarmUp(load)} ({string.Join(", ", modes)} × {string.Join(", ", options.Stacks)} × {string.Join(", ", options.Operations)}{Order(plan)}), writing {runDirectory}");
 
         // Before any folder or load: a metrics port that cannot be listened on is bad input.
-        RunTelemetry? telemetry;
+        IRunSink? telemetry;
         try
         {
-            var identity = new RunIdentity(runId, options.Profile.Name, options.Profile.IsOpenModel, options.Agent?.FolderName ?? "");
-            telemetry = await RunTelemetry.StartAsync(options.MetricsPort, identity, otlp: null, cancellationToken);
+            telemetry = sinks.Telemetry is { } start ? await start(options, runId, cancellationToken) : null;
         }
-        catch (MetricsPortException ex)
+        catch (UsageException ex)
         {
             console.MarkupLineInterpolated($"[red]error:[/] {ex.Message}");
             return ExitCodes.Usage;
@@ -63,7 +64,7 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
             // `harness run --config <folder>/run-config.json` repeats the run.
             if (options.EffectiveConfig is { } config)
             {
-                File.WriteAllText(Path.Combine(runDirectory, RunConfigFile.FileName), config);
+                File.WriteAllText(Path.Combine(runDirectory, ConfigFileName), config);
             }
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
@@ -96,21 +97,27 @@ internal sealed class RunOrchestrator(IAnsiConsole console)
 
     /// <summary>Runs the plan into the recorder, then completes it; true when the user interrupted the run.</summary>
     private async Task<bool> RecordAsync(
-        RunOptions options, ITargetProvider targets, IReadOnlyList<ModeRun> plan, GuardedRecorder recording, RunTelemetry? telemetry,
+        RunOptions options, ITargetProvider targets, IReadOnlyList<ModeRun> plan, GuardedRecorder recording, IRunSink? telemetry,
         CancellationToken cancellationToken)
     {
         using var scrapeHttp = new HttpClient();
         var progress = new ProgressPrinter(console, new ProgressTracker(plan.Sum(m => m.Series.Count), options.SeriesLoad().Duration));
-        var run = new RunContext(options, recording, progress, scrapeHttp, targets as ISeriesWatcher) { Follower = telemetry?.Figures };
+        var run = new RunContext(options, recording, progress, scrapeHttp, targets as ISeriesWatcher) { Follower = telemetry?.Follower };
         if (telemetry is not null)
         {
             progress.SecondPassed += telemetry.SecondPassed;
         }
 
-        await using var live = options.Live ? await LiveServer.StartAsync(progress, $"{options.Profile.Name} · {Path.GetFileName(RunDirectory)}", cancellationToken) : null;
+        await using var live = options.Live && sinks.Live is { } startLive
+            ? await startLive($"{options.Profile.Name} · {Path.GetFileName(RunDirectory)}", cancellationToken)
+            : null;
         if (live is not null)
         {
-            console.WriteLine($"live: {live.Address}");
+            progress.SecondPassed += live.SecondPassed;
+            foreach (var line in live.Describe())
+            {
+                console.WriteLine(line);
+            }
         }
 
         using var ticking = new CancellationTokenSource();

@@ -1,4 +1,4 @@
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Reporting.Formats;
@@ -16,11 +16,12 @@ internal static class RunReport
     public static int Render(IAnsiConsole console, string runDirectory, IReadOnlyList<Threshold> thresholds)
     {
         var run = Read(console, runDirectory, out var warnings);
-        var results = ThresholdEvaluator.Evaluate(run, thresholds);
+        var analysis = RunAnalysis.Of(run, thresholds, warnings);
+        var results = analysis.Thresholds;
         ReportFiles written;
         try
         {
-            written = ReportWriter.WriteAll(run, runDirectory, results, warnings);
+            written = ReportWriter.WriteAll(analysis, runDirectory);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
@@ -34,12 +35,12 @@ internal static class RunReport
 
         if (results.Count > 0)
         {
-            console.WriteLine(ThresholdEvaluator.ToText(results));
+            console.WriteLine(ThresholdText.ToText(results));
         }
 
         console.MarkupLineInterpolated($"[green]Report:[/] {written.Html}");
         // A check not judged (a soak too short for it) fails nothing: only a failed one breaches.
-        return ThresholdEvaluator.AnyFailed(results) ? ExitCodes.ThresholdBreached : ExitCodes.Ok;
+        return analysis.AnyFailed ? ExitCodes.ThresholdBreached : ExitCodes.Ok;
     }
 
     /// <summary>Reads a run folder and prints what the reader tolerated (a cut-off last line, a stray series file).</summary>

@@ -1,4 +1,3 @@
-using Harness.LoadTests.Distributed;
 using Harness.LoadTests.Engine;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Scenarios;
@@ -22,8 +21,11 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
         using var calls = SeriesCalls.For(series.Operation, target, options);
         var ideal = calls.IdealByConstruction;
 
-        // Of several agents only the lead measures the ideal (AgentSettings.Calibrates); all meet to start the series together.
-        await AgentRun.BeforeSeriesAsync(options.Agent, series.Index, seriesId, cancellationToken);
+        // Of several agents only the lead measures the ideal (ILoadShare.Calibrates); all meet to start the series together.
+        if (options.SeriesGate is { } gate)
+        {
+            await gate.BeforeSeriesAsync(series.Index, seriesId, cancellationToken);
+        }
         var offset = run.Clock.Elapsed.TotalSeconds;
         run.Recorder.AddSeries(new SeriesInfo(
             seriesId,

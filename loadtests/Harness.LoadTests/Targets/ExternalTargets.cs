@@ -1,3 +1,5 @@
+using Harness.Contracts;
+
 namespace Harness.LoadTests.Targets;
 
 /// <summary>
@@ -6,6 +8,9 @@ namespace Harness.LoadTests.Targets;
 /// </summary>
 internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : ITargetProvider
 {
+    // sun_path holds 108 bytes on Linux, the terminating NUL included.
+    private const int MaxSocketPathBytes = 107;
+
     public Task<IReadOnlyList<ServiceTarget>> AcquireAsync(string mode, CancellationToken cancellationToken) =>
         Task.FromResult<IReadOnlyList<ServiceTarget>>([.. targets.Where(t => t.Mode == mode)]);
 
@@ -17,17 +22,20 @@ internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : IT
     /// Parses <c>--target stack=url[,metrics=url][,mode=name]</c>, for either stack. Without <c>metrics=</c>, SOAP is
     /// scraped at its own address and gRPC at the next port up, the services' default admin port; compose, matrix and
     /// Kubernetes point <c>metrics=</c> at the services' <c>Listen__MetricsPort</c>. Without <c>mode=</c>, the target
-    /// belongs to <paramref name="modeLabel"/>.
+    /// belongs to <paramref name="modeLabel"/>. A gRPC target may be a Unix domain socket, <c>grpc=unix:///path</c>
+    /// (the services' <c>Listen__UnixSocket</c>), which has no port to guess the metrics' from, so it needs <c>metrics=</c>.
     /// </summary>
-    /// <exception cref="FormatException">The value names no known stack or no absolute http URL.</exception>
+    /// <exception cref="FormatException">The value names no known stack, no absolute http URL or no usable socket.</exception>
     public static ServiceTarget Parse(string value, string modeLabel)
     {
         var parts = value.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries);
         var head = parts.Length > 0 ? parts[0].Split('=', 2) : [];
-        if (head.Length != 2 || !Stacks.All.Contains(head[0]) || !TryHttpUri(head[1], out var address))
+        var isSocket = head.Length == 2 && head[1].StartsWith(LoadChannel.UnixScheme + ":", StringComparison.OrdinalIgnoreCase);
+        Uri? address = null;
+        if (head.Length != 2 || !Stacks.All.Contains(head[0]) || !(isSocket ? TrySocket(value, head[0], head[1], out address) : TryHttpUri(head[1], out address)))
         {
             throw new FormatException(
-                $"--target '{value}' must look like soap=http://host:port or grpc=http://host:port, then optionally ,metrics=http://host:port and ,mode=name; stacks: {string.Join(", ", Stacks.All)}.");
+                $"--target '{value}' must look like soap=http://host:port, grpc=http://host:port or grpc=unix:///path/to.sock, then optionally ,metrics=http://host:port and ,mode=name; stacks: {string.Join(", ", Stacks.All)}.");
         }
 
         Uri? metrics = null;
@@ -48,6 +56,12 @@ internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : IT
             }
         }
 
+        if (isSocket && metrics is null)
+        {
+            throw new FormatException(
+                $"--target '{value}': a Unix socket target has no port to find its /metrics by; add ,metrics=http://host:port (the service's Listen__MetricsPort or Listen__AdminPort).");
+        }
+
         var guessed = metrics is null;
         metrics ??= head[0] == Stacks.Grpc ? new UriBuilder(address) { Port = address.Port + 1 }.Uri : address;
         return new ServiceTarget(head[0], mode, address, metrics) { MetricsGuessed = guessed };
@@ -56,6 +70,35 @@ internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : IT
     // A mode becomes part of series ids and file names (docs/raw-format.md).
     internal static bool IsLabel(string text) =>
         text.Length is > 0 and <= 40 && text.All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_');
+
+    /// <summary><c>unix:///absolute/path</c> to a socket that exists, for gRPC; anything else is refused with its reason.</summary>
+    private static bool TrySocket(string value, string stack, string text, out Uri address)
+    {
+        address = null!;
+        if (stack != Stacks.Grpc)
+        {
+            throw new FormatException($"--target '{value}': a Unix socket target is for gRPC only (grpc=unix:///path/to.sock).");
+        }
+
+        if (!Uri.TryCreate(text, UriKind.Absolute, out var uri) || uri.Host.Length > 0 || uri.AbsolutePath.Length < 2)
+        {
+            return false;
+        }
+
+        var path = Uri.UnescapeDataString(uri.AbsolutePath);
+        if (System.Text.Encoding.UTF8.GetByteCount(path) > MaxSocketPathBytes)
+        {
+            throw new FormatException($"--target '{value}': a Unix socket path may be at most {MaxSocketPathBytes} bytes long (sun_path); '{path}' is longer.");
+        }
+
+        if (!File.Exists(path))
+        {
+            throw new FormatException($"--target '{value}': no socket at '{path}'; start the service with Listen__UnixSocket={path}, or give the path it listens on (unix:// then the absolute path: three slashes).");
+        }
+
+        address = uri;
+        return true;
+    }
 
     private static bool TryHttpUri(string text, out Uri uri) =>
         Uri.TryCreate(text, UriKind.Absolute, out uri!) && uri.Scheme is "http" or "https";

@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using Harness.LoadTests.Running;
+using Harness.LoadTests.Recording;
 
 namespace Harness.LoadTests.Targets;
 
@@ -13,5 +13,13 @@ internal interface ISeriesWatcher
     Task WatchAsync(ServiceTarget target, SeriesWatch series, CancellationToken cancellationToken);
 }
 
-/// <summary>Where a watcher writes: the series, its recorder, and the run's clock (events count from the run's start).</summary>
-internal sealed record SeriesWatch(string SeriesId, GuardedRecorder Recorder, double OffsetSeconds, Stopwatch RunClock);
+/// <summary>Where a watcher writes: the series, the run's recorder, and the run's clock (events count from the run's start).</summary>
+internal sealed record SeriesWatch(string SeriesId, ISeriesSink Recorder, double OffsetSeconds, Stopwatch RunClock);
+
+/// <summary>What a watcher may write into the run (the run's guarded recorder): a second of server values, an event.</summary>
+internal interface ISeriesSink
+{
+    void RecordServer(string seriesId, int second, IReadOnlyDictionary<string, double> metrics);
+
+    void RecordEvent(RunEvent runEvent);
+}

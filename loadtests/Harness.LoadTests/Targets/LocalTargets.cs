@@ -1,3 +1,4 @@
+using Harness.Agreements;
 using Harness.LoadTests.Hosting;
 using Harness.LoadTests.Recording;
 
@@ -37,7 +38,7 @@ internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> 
             var service = await LocalProcess.StartAsync(
                 $"{stack} ({mode})",
                 stack == Stacks.Soap ? "Harness.SoapService" : "Harness.GrpcService",
-                [$"--Scheduling:Mode={mode}", $"--ThirdParty:BaseAddress={_stub.Address}"],
+                [SchedulingModes.ModeArgument(mode), $"--ThirdParty:BaseAddress={_stub.Address}"],
                 cancellationToken);
             var target = new ServiceTarget(stack, mode, service.Address, service.MetricsAddress);
             started.Add((target, service));

@@ -1,5 +1,5 @@
 using System.CommandLine;
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Common;
 
 namespace Harness.LoadTests.Telemetry;
 

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Harness.LoadTests.Common;
 using Harness.Metrics;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
@@ -58,4 +59,4 @@ internal sealed class MetricsServer : IAsyncDisposable
 }
 
 /// <summary>The metrics port cannot be listened on: said in one line, exit code 2, before any load.</summary>
-internal sealed class MetricsPortException(string message) : Exception(message);
+internal sealed class MetricsPortException(string message) : UsageException(message);

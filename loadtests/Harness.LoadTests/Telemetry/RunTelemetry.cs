@@ -10,7 +10,7 @@ namespace Harness.LoadTests.Telemetry;
 /// the series loop feeds as an <see cref="IRunFollower"/> and each second of the progress line updates
 /// (<see cref="SecondPassed"/>, as for <c>--live</c>). Disposing stops the page and sends OTLP its last export.
 /// </summary>
-internal sealed class RunTelemetry : IAsyncDisposable
+internal sealed class RunTelemetry : IRunSink
 {
     private readonly MetricsServer? _server;
     private readonly OtlpExport? _export;
@@ -23,6 +23,8 @@ internal sealed class RunTelemetry : IAsyncDisposable
     }
 
     public RunFigures Figures { get; }
+
+    public IRunFollower Follower => Figures;
 
     /// <summary>The Prometheus page's address; null without <c>--metrics-port</c>.</summary>
     public string? MetricsAddress => _server?.Address;

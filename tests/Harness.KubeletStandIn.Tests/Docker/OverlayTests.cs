@@ -17,13 +17,15 @@ public sealed class OverlayTests
     [Fact]
     public async Task Distributed_TwoAgents_TheCoordinatorMergesBothRunsIntoOneReport_WithNoRestart()
     {
-        // Arrange: two agents, gRPC in iocp mode only, 5 s series.
+        // Arrange: two agents, gRPC in iocp mode only, 5 s series; 100,000-iteration Computes and 500 ms third-party calls
+        // (the overlay's own 4 s), so that each series ends without long calls to wait for and Compute's lone calls settle quickly.
         using var output = new TempFolder();
 
         // Act
         var result = StandInProcess.Run(
             Bound, Overlay("distributed"), "--output", output.Directory, "--agents", "2", "--duration", "5s",
-            "--runner-arg=--modes=iocp", "--runner-arg=--stacks=grpc", "--runner-arg=--warm-up=1s");
+            "--runner-arg=--modes=iocp", "--runner-arg=--stacks=grpc", "--runner-arg=--warm-up=1s",
+            "--runner-arg=--iterations=100000", "--runner-arg=--delay-ms=500");
 
         // Assert
         Assert.True(result.ExitCode == 0, result.Output);
@@ -48,13 +50,14 @@ public sealed class OverlayTests
     [Fact]
     public async Task Soak_Short_WritesTheSoakVerdict_AndItsExitCodeIsTheVerdicts_WithNoRestart()
     {
-        // Arrange: the soak overlay (SOAP, threadpool, blocking third-party calls), 20 s after a 5 s warm-up, 4 users:
+        // Arrange: the soak overlay (SOAP, threadpool, blocking third-party calls), 10 s after a 2 s warm-up, 4 users:
         // enough for every soak check to be written (all "not judged" on so short a span) and the exit code to follow it.
+        // (No run this short could see a liveness restart: the services' probe allows 15 failures 20 s apart.)
         using var output = new TempFolder();
 
         // Act
         var result = StandInProcess.Run(
-            Bound, Overlay("soak"), "--output", output.Directory, "--duration", "20s", "--runner-arg=--warm-up=5s", "--runner-arg=--users=4");
+            Bound, Overlay("soak"), "--output", output.Directory, "--duration", "10s", "--runner-arg=--warm-up=2s", "--runner-arg=--users=4");
 
         // Assert: the probes never restarted the starved service, and the report judged the soak.
         Assert.Equal("restarts: 0", result.LastLine);

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using Harness.Kubernetes.Tests.Tooling;
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Commands;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Running;
 using Harness.LoadTests.Targets;
 using k8s.Models;

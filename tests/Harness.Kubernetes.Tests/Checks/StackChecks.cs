@@ -1,6 +1,6 @@
 using System.Globalization;
+using Harness.Agreements;
 using Harness.Kubernetes.Tests.Tooling;
-using Harness.Scheduling;
 using k8s.Models;
 
 namespace Harness.Kubernetes.Tests.Checks;
@@ -130,9 +130,9 @@ public static class StackChecks
         }
 
         var errors = new List<string>();
-        if (!SchedulingOptions.ModeNames.ContainsKey(mode))
+        if (!SchedulingModes.Names.Contains(mode, StringComparer.OrdinalIgnoreCase))
         {
-            errors.Add($"{workload.Id}: {ModeLabel} '{mode}' is not a mode; valid: {string.Join(", ", SchedulingOptions.ModeNames.Keys)}");
+            errors.Add($"{workload.Id}: {ModeLabel} '{mode}' is not a mode; valid: {string.Join(", ", SchedulingModes.Names)}");
         }
 
         foreach (var container in workload.Pod.Containers.Where(c => Ports.Env(c, "Scheduling__Mode") != mode))

@@ -24,9 +24,10 @@ public sealed class ComposeSmokeTests
         var env = new Dictionary<string, string>
         {
             ["REPORTS_DIR"] = reports,
-            ["RUNNER_TIME_SCALE"] = "0.15",
+            // 2 s series after 1 s of warm-up; 50 ms calls, so that threadpool's starved series drain in seconds.
+            ["RUNNER_TIME_SCALE"] = "0.1",
             ["RUNNER_OPERATIONS"] = "call-third-party",
-            ["RUNNER_DELAY_MS"] = "200",
+            ["RUNNER_DELAY_MS"] = "50",
         };
         string[] portVariables = ["STUB_PORT", "SOAP_THREADPOOL_PORT", "SOAP_IOCP_PORT", "SOAP_CUSTOMPOOL_PORT",
             "GRPC_THREADPOOL_PORT", "GRPC_IOCP_PORT", "GRPC_CUSTOMPOOL_PORT"];

@@ -1,5 +1,6 @@
 using System.Diagnostics;
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Commands;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Recording;
 using Harness.Metrics;
@@ -16,10 +17,10 @@ public sealed class MatrixTests
         // Arrange
         var output = HarnessRun.TempFolder();
 
-        // Act: one mode, gRPC Compute for 9 s in a 1-CPU container, killed 3 s in and started again 2 s later.
+        // Act: one mode, gRPC Compute for 13 s in a 1-CPU container, killed 3 s in and started again 2 s later.
         var (exitCode, text) = await HarnessRun.InvokeAsync(
             "matrix", "--modes", "iocp", "--stacks", "grpc", "--operations", "compute", "--iterations", "100000",
-            "--profile", "constant", "--time-scale", "0.15", "--cpus", "1", "--memory", "256m",
+            "--profile", "constant", "--time-scale", "0.1", "--cpus", "1", "--memory", "256m",
             "--fault", "kill@3s+2s", "--output", output);
 
         // Assert: the run ended normally and wrote its report.

@@ -9,7 +9,7 @@ using Xunit.Abstractions;
 namespace Harness.LoadTests.Tests.Telemetry;
 
 /// <summary>
-/// Issue 23's end to end: a real Prometheus scrapes a short run's runner (<c>--metrics-port</c>) and its service every
+/// End to end: a real Prometheus scrapes a short run's runner (<c>--metrics-port</c>) and its service every
 /// second, and what it stored is the run's own figures; the same run, with <c>OTEL_EXPORTER_OTLP_ENDPOINT</c> set,
 /// reaches a test OTLP receiver.
 /// </summary>

@@ -1,4 +1,4 @@
-// The classic chart of seed 002, one per mode: users, throughput and mean response time on one time axis.
+// The classic chart of a ramp, one per mode: users, throughput and mean response time on one time axis.
 (function (H) {
   'use strict';
 

@@ -1,7 +1,6 @@
 using Grpc.Core;
 using Grpc.Net.Client;
 using Harness.Contracts;
-using Harness.LoadTests.Scenarios;
 
 namespace Harness.LoadTests.Calls.Grpc;
 

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Net;
 using System.Net.Http.Json;
-using Harness.LoadTests.Cli;
+using Harness.LoadTests.Common;
 using Harness.LoadTests.Profiles;
 
 namespace Harness.LoadTests.Distributed.Coordination;

@@ -1,0 +1,22 @@
+using Grpc.Core;
+using Harness.Metrics;
+
+namespace Harness.LoadTests.Calls;
+
+/// <summary>The server's own execution time, as a reply reports it (<c>ElapsedMs</c>), or its gRPC trailer.</summary>
+internal static class ServerTime
+{
+    /// <summary>
+    /// The reply's figure as a time, or null when it is not one (negative, NaN, infinite, beyond a day): an external
+    /// target's bad number must not stop the run, and the request's own latency is measured regardless.
+    /// </summary>
+    public static TimeSpan? FromReply(double elapsedMs) =>
+        double.IsFinite(elapsedMs) && elapsedMs is >= 0 and <= 86_400_000 ? TimeSpan.FromMilliseconds(elapsedMs) : null;
+
+    /// <summary>
+    /// The <see cref="ServerTimeTrailer.Name"/> trailer's figure (a reply that carries no time of its own: any
+    /// <c>--call</c> of a gRPC target), as <see cref="FromReply"/> accepts it; null when absent or not a time.
+    /// </summary>
+    public static TimeSpan? FromTrailers(Metadata trailers) =>
+        ServerTimeTrailer.Parse(trailers.GetValue(ServerTimeTrailer.Name)) is { } ms ? FromReply(ms) : null;
+}

@@ -1,0 +1,45 @@
+using Harness.LoadTests.Calls;
+using Harness.LoadTests.Targets;
+using Spectre.Console;
+
+namespace Harness.LoadTests.Commands;
+
+/// <summary>
+/// <c>run --call</c>'s step before any load: resolve the call against the first target (printing what it reads, which
+/// may take seconds), say what will be sent, and with <c>--show-reply</c> make one call and print its reply.
+/// </summary>
+internal static class CallSetup
+{
+    private static readonly TimeSpan ShowReplyBound = TimeSpan.FromSeconds(30);
+
+    /// <exception cref="CallSetupException">The call cannot be made as given; one line naming what is wrong and what is valid.</exception>
+    public static async Task<CallPlan> ResolveAsync(IAnsiConsole console, CallRequest request, ServiceTarget target, CancellationToken cancellationToken)
+    {
+        var plan = await CallResolver.ResolveAsync(request, target.ServiceAddress, message => console.MarkupLineInterpolated($"[grey]{message}[/]"), cancellationToken);
+        console.MarkupLineInterpolated($"[grey]--call {plan.Description}; {(request.Template.IsConstant ? "one request, encoded once" : "a request rendered per call")}[/]");
+        if (request.ShowReply)
+        {
+            await ShowReplyAsync(console, plan, target, cancellationToken);
+        }
+
+        return plan;
+    }
+
+    private static async Task ShowReplyAsync(IAnsiConsole console, CallPlan plan, ServiceTarget target, CancellationToken cancellationToken)
+    {
+        using var client = plan.NewClient(target.ServiceAddress);
+        using var bounded = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        bounded.CancelAfter(ShowReplyBound);
+        try
+        {
+            var reply = (await client.SendAsync(plan.Body.For(1, 1), bounded.Token)).Body;
+            console.WriteLine($"reply ({reply.Length} bytes):");
+            console.WriteLine(await plan.DescribeReply(reply, bounded.Token));
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested && ex is not OutOfMemoryException)
+        {
+            // A failing call is the load's to measure; the line says what the first one met.
+            console.MarkupLineInterpolated($"[yellow]the call before the load failed:[/] {ex.Message}");
+        }
+    }
+}

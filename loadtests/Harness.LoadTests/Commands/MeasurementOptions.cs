@@ -1,0 +1,84 @@
+using System.CommandLine;
+using Harness.LoadTests.Common;
+using Harness.LoadTests.Engine;
+using Harness.LoadTests.Profiles;
+using Harness.LoadTests.Running;
+
+namespace Harness.LoadTests.Commands;
+
+/// <summary>The options of how a series is measured (<c>--warm-up</c>, <c>--backoff</c>), shared by <c>run</c>, <c>matrix</c> and <c>calibrate</c>.</summary>
+internal sealed class MeasurementOptions
+{
+    /// <summary>A longer wait would keep a user from noticing that its target is back for most of a short series.</summary>
+    private static readonly TimeSpan MaxBackoff = TimeSpan.FromMinutes(1);
+
+    private static readonly TimeSpan MaxWarmUp = TimeSpan.FromHours(1);
+
+    public Option<string> Backoff { get; } = new("--backoff")
+    {
+        Description = "After a connection failure, a virtual user waits INITIAL, doubling up to MAX, before its next request (INITIAL..MAX, e.g. 100ms..2s); off = retry at once.",
+        DefaultValueFactory = _ => "100ms..2s",
+    };
+
+    public Option<string?> WarmUp { get; } = new("--warm-up")
+    {
+        Description = "Load each series at its own shape for this long before measuring it (e.g. 10s; default 10s × --time-scale); 0 = no warm-up.",
+    };
+
+    public void AddTo(Command command)
+    {
+        command.Options.Add(WarmUp);
+        command.Options.Add(Backoff);
+    }
+
+    /// <param name="timeScale">The run's <c>--time-scale</c>, which scales the default warm-up (a warm-up given explicitly is taken as written).</param>
+    /// <exception cref="UsageException">A value does not parse or is out of range; the message names the option and the form.</exception>
+    public MeasurementSettings Bind(ParseResult parse, double timeScale) => new(
+        ParseBackoff(parse.GetValue(Backoff)!),
+        parse.GetValue(WarmUp) is { } warmUp ? ParseWarmUp(warmUp) : MeasurementSettings.DefaultWarmUp * timeScale);
+
+    /// <summary>A duration from 0 (none) to an hour.</summary>
+    /// <exception cref="UsageException">Negative, not a duration, or longer than an hour.</exception>
+    public static TimeSpan ParseWarmUp(string text)
+    {
+        if (text.TrimStart().StartsWith('-'))
+        {
+            throw new UsageException($"--warm-up '{text}' is negative; give 0 (no warm-up) or a duration such as 10s.");
+        }
+
+        if (!DurationJsonConverter.TryParse(text, out var warmUp))
+        {
+            throw new UsageException($"--warm-up '{text}' is not a duration; write e.g. 10s, 1500ms or 1m, or 0 for no warm-up.");
+        }
+
+        return warmUp <= MaxWarmUp
+            ? warmUp
+            : throw new UsageException($"--warm-up '{text}' is longer than {DurationJsonConverter.Format(MaxWarmUp)}; a warm-up readies a service, it is not a soak.");
+    }
+
+    /// <summary><c>INITIAL..MAX</c> (each a duration: <c>100ms</c>, <c>2s</c>), or <c>off</c> for none.</summary>
+    /// <exception cref="UsageException">The text is neither, or INITIAL is not positive, or MAX is below INITIAL or above a minute.</exception>
+    public static FailureBackoff? ParseBackoff(string text)
+    {
+        if (string.Equals(text.Trim(), "off", StringComparison.OrdinalIgnoreCase))
+        {
+            return null;
+        }
+
+        var parts = text.Split("..", 2, StringSplitOptions.TrimEntries);
+        if (parts.Length != 2
+            || !DurationJsonConverter.TryParse(parts[0], out var initial)
+            || !DurationJsonConverter.TryParse(parts[1], out var max))
+        {
+            throw new UsageException($"--backoff '{text}': write INITIAL..MAX with durations, e.g. 100ms..2s (the default), or off.");
+        }
+
+        if (initial <= TimeSpan.Zero || max < initial || max > MaxBackoff)
+        {
+            throw new UsageException(
+                $"--backoff '{text}': INITIAL must be above 0 and MAX between INITIAL and {DurationJsonConverter.Format(MaxBackoff)}, e.g. 100ms..2s; or off.");
+        }
+
+        return new FailureBackoff(initial, max);
+    }
+}

@@ -1,0 +1,166 @@
+using Xunit.Abstractions;
+
+namespace Harness.LoadTests.Reporting.Tests;
+
+/// <summary>
+/// The rule behind <c>--repeat auto</c>, checked on simulated runs whose truth is known: over many simulated A/A
+/// runs it declares a difference no more often than it claims, and a naive rule measured the same way does not.
+/// </summary>
+public sealed class SequentialRuleTests(ITestOutputHelper output)
+{
+    private const int SimulatedRuns = 3000;
+
+    // The claimed rate (5 %) plus three standard errors of a rate measured over SimulatedRuns runs.
+    private static readonly double _claimedPlusSampling = 0.05 + (3 * Math.Sqrt(0.05 * 0.95 / SimulatedRuns));
+
+    [Theory]
+    [InlineData(0.10, 0.0, false)]
+    [InlineData(0.10, 0.0, true)]
+    [InlineData(0.15, 0.02, true)]
+    public void Over_simulated_AA_runs_the_rule_declares_a_difference_no_more_often_than_it_claims(double sd, double drift, bool slowProcesses)
+    {
+        var machine = new SimulatedMachine(Seed: 11, sd, drift, slowProcesses);
+        var rule = SequentialRule.Create(SequentialRule.DefaultMaxRounds);
+
+        var outcomes = Enumerable.Range(0, SimulatedRuns).Select(_ => machine.RunUntilSettled(rule, trueRatio: 1.0)).ToList();
+        var differences = outcomes.Count(o => o.Settlement == Settlement.Differs) / (double)SimulatedRuns;
+        output.WriteLine("A/A runs declared different: {0:P2}; settled as within 5 %: {1:P2}; mean rounds {2:F1}", differences,
+            outcomes.Count(o => o.Settlement == Settlement.NoLargerThanTolerance) / (double)SimulatedRuns, outcomes.Average(o => o.Rounds));
+
+        Assert.InRange(differences, 0, _claimedPlusSampling);
+    }
+
+    [Fact]
+    public void The_same_simulation_catches_a_rule_that_looks_without_correcting_for_the_looks()
+    {
+        // Arrange: each look at 95 % on its own (the overall level that gives 95 % per look), nothing carried.
+        var machine = new SimulatedMachine(Seed: 11, Sd: 0.10, Drift: 0, SlowProcesses: true);
+        var looks = SequentialRule.DefaultMaxRounds / 2;
+        var naive = new SequentialRule(SequentialRule.DefaultMaxRounds, Confidence: 1 - (0.05 * looks));
+
+        var outcomes = Enumerable.Range(0, SimulatedRuns).Select(_ => machine.RunUntilSettled(naive, trueRatio: 1.0, uncorrected: true)).ToList();
+        var differences = outcomes.Count(o => o.Settlement == Settlement.Differs) / (double)SimulatedRuns;
+        output.WriteLine("naive rule: A/A runs declared different: {0:P2}", differences);
+
+        Assert.True(differences > _claimedPlusSampling, $"the naive rule declared a difference in {differences:P1} of A/A runs");
+    }
+
+    [Fact]
+    public void A_real_difference_of_forty_percent_is_found_in_most_runs_and_never_called_no_difference()
+    {
+        var machine = new SimulatedMachine(Seed: 5, Sd: 0.10, Drift: 0, SlowProcesses: false);
+        var rule = SequentialRule.Create(SequentialRule.DefaultMaxRounds);
+
+        var outcomes = Enumerable.Range(0, 500).Select(_ => machine.RunUntilSettled(rule, trueRatio: 1.4)).ToList();
+
+        Assert.True(outcomes.Count(o => o.Settlement == Settlement.Differs) > 400, "found in fewer than 80 % of the runs");
+        Assert.DoesNotContain(outcomes, o => o.Settlement == Settlement.NoLargerThanTolerance);
+        Assert.All(outcomes.Where(o => o.Settlement == Settlement.Differs), o => Assert.True(o.Estimate.Low > 1));
+    }
+
+    [Fact]
+    public void A_real_difference_of_ten_percent_is_called_no_larger_than_five_no_more_often_than_claimed()
+    {
+        var machine = new SimulatedMachine(Seed: 7, Sd: 0.03, Drift: 0, SlowProcesses: false);
+        var rule = SequentialRule.Create(SequentialRule.DefaultMaxRounds);
+
+        var outcomes = Enumerable.Range(0, SimulatedRuns).Select(_ => machine.RunUntilSettled(rule, trueRatio: 1.10)).ToList();
+        var wrong = outcomes.Count(o => o.Settlement == Settlement.NoLargerThanTolerance) / (double)SimulatedRuns;
+        output.WriteLine("10 % runs called within 5 %: {0:P2}", wrong);
+
+        Assert.InRange(wrong, 0, _claimedPlusSampling);
+    }
+
+    [Fact]
+    public void On_a_quiet_machine_an_AA_run_settles_as_no_difference_larger_than_five_percent_before_the_last_round()
+    {
+        var machine = new SimulatedMachine(Seed: 3, Sd: 0.015, Drift: 0, SlowProcesses: false);
+        var rule = SequentialRule.Create(SequentialRule.DefaultMaxRounds);
+
+        var outcomes = Enumerable.Range(0, 200).Select(_ => machine.RunUntilSettled(rule, trueRatio: 1.0)).ToList();
+
+        Assert.True(outcomes.Count(o => o.Settlement == Settlement.NoLargerThanTolerance) > 180);
+        Assert.Contains(outcomes, o => o.Rounds < SequentialRule.DefaultMaxRounds);
+    }
+
+    [Fact]
+    public void Once_settled_a_comparison_stays_settled_because_the_interval_only_narrows()
+    {
+        var rule = SequentialRule.Create(4);
+        var noise = new RepetitionNoise(0.01, 2);
+        var first = rule.Look(null, [130, 131], [100, 101], noise, rounds: 2)!;
+
+        var second = rule.Look(first, [100, 160, 90], [100, 101, 140], new RepetitionNoise(0.3, 4), rounds: 4)!;
+
+        Assert.Equal(Settlement.Differs, first.Settlement);
+        Assert.Equal(Settlement.Differs, second.Settlement);
+        Assert.True(second.Estimate.Low >= first.Estimate.Low && second.Estimate.High <= first.Estimate.High);
+    }
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(3)]
+    [InlineData(-2)]
+    public void The_most_rounds_must_be_even_and_at_least_two(int maxRounds)
+    {
+        var error = Assert.Throws<ArgumentOutOfRangeException>(() => SequentialRule.Create(maxRounds));
+
+        Assert.Contains("even and at least 2", error.Message, StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// Two modes run in the balanced order A B B A A B…; each process's figure is the mode's true value times
+    /// log-normal process noise, optionally a slow process now and then (20–70 % slower, as two processes of one
+    /// build were measured here) and a drift over the run's places.
+    /// </summary>
+    private sealed record SimulatedMachine(int Seed, double Sd, double Drift, bool SlowProcesses)
+    {
+        private readonly Random _random = new(Seed);
+
+        public SettledRatio RunUntilSettled(SequentialRule rule, double trueRatio, bool uncorrected = false)
+        {
+            var a = new List<double>();
+            var b = new List<double>();
+            SettledRatio? carried = null;
+            var place = 0;
+            for (var round = 1; round <= rule.MaxRounds; round++)
+            {
+                var forward = round % 2 == 1;
+                foreach (var isB in forward ? new[] { false, true } : [true, false])
+                {
+                    var value = Process(place++) * (isB ? trueRatio : 1);
+                    (isB ? b : a).Add(value);
+                }
+
+                if (!rule.IsLook(round))
+                {
+                    continue;
+                }
+
+                var noise = RepetitionNoise.Pool([a, b]);
+                // The naive rule keeps no interval from earlier looks: each look stands alone.
+                carried = rule.Look(uncorrected ? null : carried, b, a, noise, round);
+                if (carried is { IsSettled: true })
+                {
+                    return carried;
+                }
+            }
+
+            return carried!;
+        }
+
+        private double Process(int place)
+        {
+            var value = 100 * Math.Exp((Sd * Gaussian()) + (Drift * place));
+            if (SlowProcesses && _random.NextDouble() < 0.1)
+            {
+                value *= 1.2 + (0.5 * _random.NextDouble());
+            }
+
+            return value;
+        }
+
+        private double Gaussian() =>
+            Math.Sqrt(-2 * Math.Log(1 - _random.NextDouble())) * Math.Cos(2 * Math.PI * _random.NextDouble());
+    }
+}
