@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # The runner's own cost (issue 11 §2): is the harness the bottleneck it claims to measure?
-# On the same running service, endpoint and concurrency, one after another in a balanced order (C, H, H, C, …),
-# it loads Compute(iterations=1) with a C load tool and with the harness, and prints each run's req/s, the load
-# process's CPU seconds per 1,000 requests, the connections it held, and per stack the ratio harness ÷ C tool.
+# On the same running service, endpoint and concurrency, one after another in a balanced order (T, H, P, then P, H, T…),
+# it loads Compute(iterations=1) with load tools and with the harness, and prints each run's req/s, the load
+# process's CPU seconds per 1,000 requests, the connections it held, and per stack the ratio harness ÷ each tool.
 #   gRPC: h2load (Debian's nghttp2-client), gRPC-framed POST to /harness.v1.HarnessService/Compute
-#   SOAP: wrk (Debian's wrk), a Lua script posting the SOAP envelope to /HarnessService.svc
+#   SOAP: wrk (Debian's wrk), a Lua script posting the SOAP envelope to /HarnessService.svc; and autocannon 9 (npm,
+#         Node: a load tool of a managed runtime, HTTP/1.1), the same envelope and headers
+# Goals (issue 25): harness ÷ h2load and harness ÷ wrk at least 0.8, harness ÷ autocannon at least 1.0.
 # Usage: scripts/bench-runner.sh [--concurrency N] [--duration S] [--warm-up S] [--repeat N] [--stacks grpc,soap]
 #                                [--mode threadpool|iocp|custompool] [--wrk-threads N] [--baseline WORKTREE]
-#   --baseline WORKTREE: in place of the C tool, the harness built from another checkout (e.g. a detached worktree of
+#                                [--harness-args "ARGS"]
+#   --baseline WORKTREE: in place of the C tools, the harness built from another checkout (e.g. a detached worktree of
 #   main), same order and figures: an A/B of the runner's own CPU per request, old build against this one.
+#   --harness-args "ARGS": more options for this build's harness runs, e.g. "--soap-client wcf".
 # The services and every load process share this machine's cores: the figures say how the runner compares with
 # a C client under the same conditions, not what the service could do alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-concurrency=32 duration=15 warm_up=10 repeat=2 stacks=grpc,soap mode=threadpool wrk_threads=1 baseline=""
+concurrency=32 duration=15 warm_up=10 repeat=2 stacks=grpc,soap mode=threadpool wrk_threads=1 baseline="" harness_args=""
 number() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || { echo "error: $1 '$2': takes a whole number of 1 or more." >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -27,8 +31,9 @@ while [ $# -gt 0 ]; do
     --stacks) stacks=${2:-}; shift 2 ;;
     --mode) mode=${2:-}; shift 2 ;;
     --baseline) baseline=${2:-}; shift 2 ;;
-    -h|--help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    *) echo "error: unknown option '$1'; valid: --concurrency, --duration, --warm-up, --repeat, --stacks, --mode, --wrk-threads, --baseline." >&2; exit 2 ;;
+    --harness-args) harness_args=${2:-}; shift 2 ;;
+    -h|--help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) echo "error: unknown option '$1'; valid: --concurrency, --duration, --warm-up, --repeat, --stacks, --mode, --wrk-threads, --baseline, --harness-args." >&2; exit 2 ;;
   esac
 done
 for s in ${stacks//,/ }; do
@@ -52,6 +57,15 @@ need curl curl
 need ss iproute2
 need h2load nghttp2-client
 need wrk wrk
+# autocannon: npm's, pinned; installed globally when missing and npm is there, as the C tools are with apt.
+autocannon_version=9.0.0
+if [ -z "$baseline" ] && [[ ",$stacks," == *,soap,* ]] && ! command -v autocannon >/dev/null; then
+  if command -v npm >/dev/null; then
+    echo "installing autocannon $autocannon_version (npm install -g)…"
+    npm install -g --no-fund --no-audit "autocannon@$autocannon_version" >/dev/null 2>&1 || true
+  fi
+  command -v autocannon >/dev/null || { echo "error: autocannon is missing; install it with npm install -g autocannon@$autocannon_version (needs Node.js and npm)." >&2; exit 2; }
+fi
 
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 build_log=$(dotnet build "$root/loadtests/Harness.LoadTests" -c Release -warnaserror --nologo -v quiet 2>&1) || { echo "$build_log" >&2; exit 1; }
@@ -155,13 +169,13 @@ check_soap() {
   [[ "$reply" == *"<Result>89</Result>"* ]] || { echo "error: the SOAP Compute envelope was not answered with a result: $reply" >&2; exit 5; }
 }
 
-# run_tool STACK PORT SECONDS: one C tool run; sets rps, requests, cpu, conns.
+# run_tool TOOL PORT SECONDS: one run of a load tool (h2load, wrk, autocannon); sets rps, requests, cpu, conns.
 run_tool() {
-  local stack=$1 port=$2 seconds=$3 out="$work/tool.out"
+  local tool=$1 port=$2 seconds=$3 out="$work/tool.out"
   rm -f "$work/conns"
   connections_later "$port" $((seconds / 2)) "$work/conns"
   children_cpu >"$work/before"
-  if [ "$stack" = grpc ]; then
+  if [ "$tool" = h2load ]; then
     # One connection carrying up to N streams, as the harness's one gRPC channel does.
     h2load -c 1 -m "$concurrency" -t 1 -D "$seconds" -H 'content-type: application/grpc' -H 'te: trailers' \
       -d "$grpc_frame" "http://127.0.0.1:$port/harness.v1.HarnessService/Compute" >"$out" 2>&1
@@ -171,12 +185,23 @@ run_tool() {
     bad=$(awk '$1 == "requests:" { print $10 + $12 + $14 }' "$out")
     [ "$bad" = 0 ] || { cat "$out" >&2; echo "error: h2load saw failed, errored or timed-out requests" >&2; exit 5; }
     grep -q " 0 3xx, 0 4xx, 0 5xx" "$out" || { cat "$out" >&2; echo "error: h2load saw non-2xx answers" >&2; exit 5; }
-  else
-    # N HTTP/1.1 connections, one request at a time each, as the WCF client's N connections.
+  elif [ "$tool" = wrk ]; then
+    # N HTTP/1.1 connections, one request at a time each, as the harness's SOAP client's N connections.
     wrk -t "$wrk_threads" -c "$concurrency" -d "${seconds}s" -s "$work/soap.lua" "http://127.0.0.1:$port/HarnessService.svc" >"$out" 2>&1
     children_cpu >"$work/after"
     requests=$(awk '$2 == "requests" && $3 == "in" { print $1 }' "$out")
     ! grep -q "Non-2xx" "$out" || { cat "$out" >&2; echo "error: wrk saw non-2xx answers" >&2; exit 5; }
+    ! grep -q "Socket errors" "$out" || { cat "$out" >&2; echo "error: wrk saw socket errors" >&2; exit 5; }
+  else
+    # The same N HTTP/1.1 connections from Node, one request at a time each (no pipelining), results as JSON.
+    autocannon -c "$concurrency" -d "$seconds" -m POST -H "Content-Type=text/xml; charset=utf-8" -H "SOAPAction=$soap_action" \
+      -b "$soap_envelope" -j -n "http://127.0.0.1:$port/HarnessService.svc" >"$out" 2>"$work/autocannon.err"
+    children_cpu >"$work/after"
+    local counts
+    counts=$(node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(r["2xx"], r.non2xx + r.errors + r.timeouts + (r.mismatches || 0))' "$out") \
+      || { cat "$out" "$work/autocannon.err" >&2; echo "error: autocannon's results could not be read" >&2; exit 5; }
+    read -r requests bad <<<"$counts"
+    [ "$bad" = 0 ] || { cat "$out" >&2; echo "error: autocannon saw $bad non-2xx answers, errors or timeouts" >&2; exit 5; }
   fi
   wait "$conns_pid"
   rps=$(awk -v n="$requests" -v s="$seconds" 'BEGIN { printf "%.0f", n / s }')
@@ -195,8 +220,11 @@ run_harness() {
   if [ "$stack" = grpc ]; then target="grpc=http://127.0.0.1:$port"; else target="soap=http://127.0.0.1:$port,metrics=http://127.0.0.1:$admin"; fi
   rm -rf "$work/runs" "$fifo" "$work/conns"
   mkfifo "$fifo"
+  local extra=()
+  # Only this build's runs take --harness-args: a --baseline checkout may not know them.
+  [ "$harness_bin" != "$bin" ] || read -r -a extra <<<"$harness_args"
   dotnet "$harness_bin/harness.dll" run --profile "$work/closed.json" --target "$target" --operations compute --iterations 1 \
-    --warm-up "${warm_up}s" --mode-label "$mode" --output "$work/runs" >"$fifo" 2>&1 &
+    --warm-up "${warm_up}s" --mode-label "$mode" --output "$work/runs" ${extra[@]+"${extra[@]}"} >"$fifo" 2>&1 &
   hpid=$!
   : >"$out"
   while IFS= read -r line; do
@@ -237,7 +265,7 @@ verify() {
 
 results="$work/results"
 : >"$results"
-echo "bench-runner: Compute(iterations=1), $concurrency at once, ${duration}s per run (harness after ${warm_up}s warm-up), mode $mode, $repeat repetitions, $(nproc) cores"
+echo "bench-runner: Compute(iterations=1), $concurrency at once, ${duration}s per run (harness after ${warm_up}s warm-up), mode $mode, $repeat repetitions, $(nproc) cores${harness_args:+, harness $harness_args}"
 echo "machine load before: $(uptime | sed 's/.*load average/load average/')"
 printf '%-5s %-8s %3s %10s %14s %6s  %s\n' stack tool run "req/s" "CPU s/1k req" conns time
 for stack in ${stacks//,/ }; do
@@ -246,22 +274,22 @@ for stack in ${stacks//,/ }; do
   if [ "$stack" = grpc ]; then
     start_service grpc Harness.GrpcService.dll "$port" "$admin"
     check_grpc "$port"
-    tool=h2load
+    tools=(h2load)
   else
     start_service soap Harness.SoapService.dll "$port" "$admin"
     check_soap "$port"
-    tool=wrk
+    tools=(wrk autocannon)
   fi
-  [ -z "$baseline" ] || tool=baseline
+  [ -z "$baseline" ] || tools=(baseline)
   # Warm the service (JIT, thread injection) before anything is measured.
-  run_tool "$stack" "$port" 5
+  if [ "$stack" = grpc ]; then run_tool h2load "$port" 5; else run_tool wrk "$port" 5; fi
   for r in $(seq 1 "$repeat"); do
-    # C H, then H C, …: over two repetitions each side has been first and last once.
-    if [ $((r % 2)) = 1 ]; then order="tool harness"; else order="harness tool"; fi
+    # T H [P], then [P] H T, …: over two repetitions each tool has been before and after the harness once.
+    if [ $((r % 2)) = 1 ]; then order="${tools[0]} harness ${tools[1]:-}"; else order="${tools[1]:-} harness ${tools[0]}"; fi
     for who in $order; do
       ok0=$(counter "$admin" completed) failed0=$(counter "$admin" failed)
-      if [ "$who" = tool ] && [ -n "$baseline" ]; then run_harness "$stack" "$port" "$admin" "$baseline_bin"; name=$tool
-      elif [ "$who" = tool ]; then run_tool "$stack" "$port" "$duration"; name=$tool; else run_harness "$stack" "$port" "$admin"; name=harness; fi
+      if [ "$who" = baseline ]; then run_harness "$stack" "$port" "$admin" "$baseline_bin"; name=$who
+      elif [ "$who" != harness ]; then run_tool "$who" "$port" "$duration"; name=$who; else run_harness "$stack" "$port" "$admin"; name=harness; fi
       verify "$name" "$admin" "$ok0" "$failed0"
       printf '%-5s %-8s %3s %10s %14s %6s  %s\n' "$stack" "$name" "$r" "$rps" "$cpu" "$conns" "$(date -u +%H:%M:%S)"
       echo "$stack $name $r $rps $cpu" >>"$results"
@@ -273,17 +301,22 @@ for stack in ${stacks//,/ }; do
 done
 echo "machine load after: $(uptime | sed 's/.*load average/load average/')"
 echo
-echo "harness ÷ ${baseline:+baseline (}${baseline:-C tool}${baseline:+)} (median req/s of each; each repetition's ratio in brackets)"
+echo "harness ÷ ${baseline:+baseline (}${baseline:-each tool}${baseline:+)} (median req/s of each; each repetition's ratio in brackets)"
 for stack in ${stacks//,/ }; do
-  awk -v stack="$stack" -v ab="${baseline:+1}" "$(cat "$root/scripts/lib/median.awk")"'
-    function cpu(a, n) { return n ? sprintf("%.4f", median(a, n)) : "?" }
-    $1 == stack && $2 == "harness" { h[++nh] = $4; hr[$3] = $4; if ($5 != "?") hc[++nhc] = $5 }
-    $1 == stack && $2 != "harness" { t[++nt] = $4; tr[$3] = $4; if ($5 != "?") tc[++ntc] = $5; tool = $2 }
-    END {
-      pairs = ""
-      for (r = 1; r <= nh; r++) pairs = pairs sprintf("%s%.2f", r > 1 ? ", " : "", hr[r] / tr[r])
-      ratio = median(h, nh) / median(t, nt)
-      printf "%-5s harness %.0f req/s ÷ %s %.0f req/s = %.2f  [%s]  CPU s per 1,000 requests: harness %s, %s %s  %s\n",
-        stack, median(h, nh), tool, median(t, nt), ratio, pairs, cpu(hc, nhc), tool, cpu(tc, ntc), (ab ? "" : ratio >= 0.5 ? "(goal ≥ 0.5 met)" : "(below the goal of 0.5)")
-    }' "$results"
+  for tool in $(awk -v stack="$stack" '$1 == stack && $2 != "harness" && !seen[$2]++ { print $2 }' "$results"); do
+    # The goals of issue 25: as fast as the C tools within 20 %, and no slower than the managed runtime's tool.
+    case "$tool" in autocannon) goal=1.0 ;; baseline) goal="" ;; *) goal=0.8 ;; esac
+    awk -v stack="$stack" -v tool="$tool" -v goal="$goal" "$(cat "$root/scripts/lib/median.awk")"'
+      function cpu(a, n) { return n ? sprintf("%.4f", median(a, n)) : "?" }
+      $1 == stack && $2 == "harness" { h[++nh] = $4; hr[$3] = $4; if ($5 != "?") hc[++nhc] = $5 }
+      $1 == stack && $2 == tool { t[++nt] = $4; tr[$3] = $4; if ($5 != "?") tc[++ntc] = $5 }
+      END {
+        pairs = ""
+        for (r = 1; r <= nh; r++) pairs = pairs sprintf("%s%.2f", r > 1 ? ", " : "", hr[r] / tr[r])
+        ratio = median(h, nh) / median(t, nt)
+        verdict = goal == "" ? "" : ratio >= goal + 0 ? sprintf("(goal ≥ %s met)", goal) : sprintf("(below the goal of %s)", goal)
+        printf "%-5s harness %.0f req/s ÷ %s %.0f req/s = %.2f  [%s]  CPU s per 1,000 requests: harness %s, %s %s  %s\n",
+          stack, median(h, nh), tool, median(t, nt), ratio, pairs, cpu(hc, nhc), tool, cpu(tc, ntc), verdict
+      }' "$results"
+  done
 done

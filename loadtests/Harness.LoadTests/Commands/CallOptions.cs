@@ -1,6 +1,7 @@
 using System.CommandLine;
-using Harness.LoadTests.Calls.Grpc;
 using Harness.LoadTests.Calls;
+using Harness.LoadTests.Calls.Grpc;
+using Harness.LoadTests.Calls.Soap;
 using Harness.LoadTests.Common;
 using Harness.LoadTests.Targets;
 
@@ -35,7 +36,9 @@ internal sealed class CallOptions
 
     public Option<bool> ShowReply { get; } = new("--show-reply") { Description = "--call: make one call before the load and print its reply (gRPC: decoded by protoc)." };
 
-    public IReadOnlyList<Option> All => [Call, Data, DataFile, Metadata, Proto, ImportPath, Protoset, Wsdl, Envelope, SoapAction, ShowReply];
+    public Option<string> SoapClient { get; } = new("--soap-client") { Description = $"The client of the harness's own SOAP operations: {string.Join(", ", SoapClients.All)}. lean (default): each envelope written once, posted with HttpClient, the reply read only for its status, fault code and times; wcf: the WCF client's full message stack, as a generated proxy calls. A soap --call is always sent the lean way.", DefaultValueFactory = _ => SoapClients.Lean };
+
+    public IReadOnlyList<Option> All => [Call, Data, DataFile, Metadata, Proto, ImportPath, Protoset, Wsdl, Envelope, SoapAction, ShowReply, SoapClient];
 
     /// <param name="targets">The run's <c>--target</c>s, whose stack the call is of.</param>
     /// <param name="operationsGiven">True when <c>--operations</c> was given (typed or from <c>--config</c>).</param>
@@ -44,7 +47,7 @@ internal sealed class CallOptions
     public CallRequest? Bind(ParseResult parse, IReadOnlyList<ServiceTarget> targets, bool operationsGiven)
     {
         // run-config.json writes every option, --show-reply false too: a switch that is off was not asked for.
-        var given = All.Where(o => o != Call && parse.GetResult(o) is { Implicit: false } && !(o == ShowReply && !parse.GetValue(ShowReply)))
+        var given = All.Where(o => o != Call && o != SoapClient && parse.GetResult(o) is { Implicit: false } && !(o == ShowReply && !parse.GetValue(ShowReply)))
             .Select(o => o.Name).ToList();
         if (parse.GetValue(Call) is not { } call)
         {
@@ -110,6 +113,21 @@ internal sealed class CallOptions
             envelope,
             parse.GetValue(SoapAction),
             parse.GetValue(ShowReply));
+    }
+
+    /// <summary><c>--soap-client</c>, checked: one of <see cref="SoapClients.All"/>, and not <c>wcf</c> with a <c>--call</c>, which has no WCF contract.</summary>
+    /// <exception cref="UsageException">An unknown client, naming the valid ones; or wcf with --call.</exception>
+    public string BindSoapClient(ParseResult parse, CallRequest? call)
+    {
+        var client = parse.GetValue(SoapClient)!;
+        if (!SoapClients.All.Contains(client))
+        {
+            throw new UsageException($"--soap-client '{client}': valid values are {string.Join(", ", SoapClients.All)}.");
+        }
+
+        return client == SoapClients.Wcf && call is not null && parse.GetResult(SoapClient) is { Implicit: false }
+            ? throw new UsageException("--soap-client wcf is for the harness's own operations: a soap --call is sent from its WSDL or --envelope by the lean client, as it has no WCF contract.")
+            : client;
     }
 
     private static void Exclusive(List<string> given, Option one, Option other)

@@ -200,6 +200,7 @@ internal sealed class RunCommandOptions
             MetricsPort = MetricsPortOption.Bind(parse, MetricsPort),
             EffectiveConfig = RunConfigFile.Effective(parse, this),
             CallRequest = call,
+            SoapClient = Calls.BindSoapClient(parse, call),
             UserScenarios = [.. UserScenarios.Where(s => operations.Contains(s.Name))],
         };
     }

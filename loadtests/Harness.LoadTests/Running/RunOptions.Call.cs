@@ -1,4 +1,5 @@
 using Harness.LoadTests.Calls;
+using Harness.LoadTests.Calls.Soap;
 using Harness.LoadTests.Engine;
 
 namespace Harness.LoadTests.Running;
@@ -10,6 +11,9 @@ internal sealed partial record RunOptions
 
     /// <summary><see cref="CallRequest"/> resolved against the first target before any load (<see cref="CallResolver"/>).</summary>
     public CallPlan? Call { get; init; }
+
+    /// <summary><c>--soap-client</c>: which client sends the harness's own SOAP operations (<see cref="SoapClients"/>).</summary>
+    public string SoapClient { get; init; } = SoapClients.Lean;
 
     /// <summary>The scenarios of the user's own app (<c>HarnessApp.RunAsync</c>), which are the run's operations; empty for <c>harness</c> itself.</summary>
     public IReadOnlyList<Scenario> UserScenarios { get; init; } = [];

@@ -20,6 +20,8 @@ public sealed class CallOptionsTests
     [InlineData("--metadata 'nokey' must be key=value", "--target", Grpc, "--call", "a.B/C", "--metadata", "nokey")]
     [InlineData("give --target options of one stack", "--target", Grpc, "--target", Soap, "--call", "a.B/C")]
     [InlineData("--data-file missing.json: cannot be read", "--target", Grpc, "--call", "a.B/C", "--data-file", "missing.json")]
+    [InlineData("--soap-client 'fast': valid values are lean, wcf.", "--target", Soap, "--soap-client", "fast")]
+    [InlineData("--soap-client wcf is for the harness's own operations", "--target", Soap, "--call", "Add", "--soap-client", "wcf")]
     public async Task OptionsThatDoNotGoTogether_AreRefused_InOneLine(string expected, params string[] args)
     {
         var (exitCode, output) = await HarnessRun.InvokeAsync(["run", .. args]);

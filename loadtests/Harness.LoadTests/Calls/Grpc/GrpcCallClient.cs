@@ -11,7 +11,8 @@ namespace Harness.LoadTests.Calls.Grpc;
 /// </summary>
 internal sealed class GrpcCallClient : ICallClient
 {
-    private static readonly Marshaller<byte[]> Bytes = Marshallers.Create(bytes => bytes, bytes => bytes);
+    /// <summary>Bytes passed through as they are, both ways (also the lean client's requests).</summary>
+    internal static readonly Marshaller<byte[]> Bytes = Marshallers.Create(bytes => bytes, bytes => bytes);
 
     private readonly GrpcChannel _channel;
     private readonly CallInvoker _invoker;

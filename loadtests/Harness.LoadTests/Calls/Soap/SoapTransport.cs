@@ -1,0 +1,176 @@
+using System.Buffers;
+using System.Net;
+using System.Net.Sockets;
+using System.ServiceModel;
+using Harness.LoadTests.Scenarios;
+using Harness.Metrics;
+
+namespace Harness.LoadTests.Calls.Soap;
+
+/// <summary>
+/// Posts envelopes to one SOAP endpoint with one <see cref="HttpClient"/> (pooled HTTP/1.1 connections, no cap per
+/// server: a connection per call in flight), the reply read into a pooled buffer and handed to the caller's reader as
+/// a span. The headers of each action are prepared once (<see cref="Prepare"/>). A fault is looked for in every reply
+/// (some servers fault with 200) and counted as <see cref="SoapFailureNames"/> says; a reply other than 2xx without
+/// one is counted by its status (<c>http-503</c>); transport failures surface as HttpRequestException, a timeout as
+/// TaskCanceledException (FailureStatus names them). The reply is buffered by HttpClient, so its timeout covers the
+/// whole exchange, as the WCF client's does, and a connection lost mid-reply fails the send, not the read.
+/// </summary>
+internal sealed class SoapTransport : IDisposable
+{
+    /// <summary>BasicHttpBinding's default send timeout, as the WCF client has.</summary>
+    public static readonly TimeSpan Timeout = TimeSpan.FromMinutes(1);
+
+    private const int FirstBufferSize = 4096;
+    private readonly HttpClient _http;
+    private readonly Uri _endpoint;
+    private readonly SoapVersion _version;
+    private readonly IReadOnlyList<KeyValuePair<string, string>> _headers;
+    private readonly SoapFailureNames _names;
+
+    /// <param name="headers">Extra HTTP headers of every call (<c>--metadata</c>).</param>
+    public SoapTransport(Uri endpoint, SoapVersion version, IReadOnlyList<KeyValuePair<string, string>> headers, SoapFailureNames names)
+    {
+        _http = new HttpClient(new SocketsHttpHandler
+        {
+            MaxConnectionsPerServer = int.MaxValue,
+            ConnectTimeout = TimeSpan.FromSeconds(10),
+            PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
+            UseCookies = false,
+            AutomaticDecompression = DecompressionMethods.None,
+        })
+        {
+            Timeout = Timeout,
+        };
+        _endpoint = endpoint;
+        _version = version;
+        _headers = headers;
+        _names = names;
+    }
+
+    /// <summary>Reads a successful reply. It must not keep the span: its buffer goes back to the pool.</summary>
+    public delegate T ReplyReader<out T>(ReadOnlySpan<byte> reply, TimeSpan? serverTime);
+
+    /// <summary>The headers of an action, built once: SOAP 1.1's SOAPAction, or SOAP 1.2's action parameter.</summary>
+    public PreparedAction Prepare(string action) => _version == SoapVersion.Soap11
+        ? new PreparedAction("text/xml; charset=utf-8", $"\"{action}\"")
+        : new PreparedAction($"application/soap+xml; charset=utf-8; action=\"{action}\"", null);
+
+    /// <exception cref="CallFailedException">The reply is a fault, or its status is not 2xx.</exception>
+    public async Task<T> PostAsync<T>(byte[] body, PreparedAction action, ReplyReader<T> read, CancellationToken cancellationToken)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Post, _endpoint) { Content = new ByteArrayContent(body) };
+
+        // Without validation: the values are fixed and well formed, and parsing them per call is most of a header's cost.
+        request.Content.Headers.TryAddWithoutValidation("Content-Type", action.ContentType);
+        if (action.SoapActionHeader is { } soapAction)
+        {
+            request.Headers.TryAddWithoutValidation("SOAPAction", soapAction);
+        }
+
+        foreach (var (name, value) in _headers)
+        {
+            request.Headers.TryAddWithoutValidation(name, value);
+        }
+
+        using var response = await SendAsync(request, cancellationToken);
+        var (buffer, length) = await ReadAsync(response, cancellationToken);
+        try
+        {
+            var reply = buffer.AsSpan(0, length);
+            if (reply.IndexOf("Fault"u8) >= 0 && SoapFaults.Read(buffer, length) is { } fault)
+            {
+                throw new CallFailedException(StatusOf(fault, _names), $"{fault.Code}: {fault.Reason}");
+            }
+
+            return response.IsSuccessStatusCode
+                ? read(reply, ServerTimeOf(response))
+                : throw new CallFailedException($"http-{(int)response.StatusCode}", $"HTTP {(int)response.StatusCode} {response.StatusCode}");
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+
+    public void Dispose() => _http.Dispose();
+
+    /// <summary>The status a fault is counted under.</summary>
+    public static string StatusOf(SoapFaults.Fault fault, SoapFailureNames names) => names == SoapFailureNames.ByCode
+        ? $"soap-fault-{fault.Code[(fault.Code.IndexOf(':') + 1)..]}"
+        : fault.IsSenderFault ? "soap-fault-Client" : "soap-fault-Server";
+
+    private async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await _http.SendAsync(request, cancellationToken);
+        }
+        catch (HttpRequestException ex) when (_names == SoapFailureNames.AsWcf && ex.InnerException is not SocketException)
+        {
+            // A connection lost once the request was under way: WCF wraps it so, and FailureStatus counts it as soap-communication.
+            throw new CommunicationException(ex.Message, ex);
+        }
+    }
+
+    /// <summary>The <c>harness-server-time-ms</c> header, for a service that sends it; null otherwise.</summary>
+    private static TimeSpan? ServerTimeOf(HttpResponseMessage response) =>
+        response.Headers.NonValidated.TryGetValues(ServerTimeTrailer.Name, out var values)
+            && ServerTimeTrailer.Parse(values.ToString()) is { } ms
+            ? ServerTime.FromReply(ms)
+            : null;
+
+    /// <summary>The whole body into a pooled buffer, sized by Content-Length when the server gives it.</summary>
+    private static async Task<(byte[] Buffer, int Length)> ReadAsync(HttpResponseMessage response, CancellationToken cancellationToken)
+    {
+        var expected = response.Content.Headers.ContentLength is { } n and > 0 and < int.MaxValue ? (int)n + 1 : FirstBufferSize;
+        var buffer = ArrayPool<byte>.Shared.Rent(expected);
+        var length = 0;
+        try
+        {
+            await using var stream = await response.Content.ReadAsStreamAsync(cancellationToken);
+            while (true)
+            {
+                if (length == buffer.Length)
+                {
+                    var larger = ArrayPool<byte>.Shared.Rent(buffer.Length * 2);
+                    buffer.AsSpan(0, length).CopyTo(larger);
+                    ArrayPool<byte>.Shared.Return(buffer);
+                    buffer = larger;
+                }
+
+                var read = await stream.ReadAsync(buffer.AsMemory(length), cancellationToken);
+                if (read == 0)
+                {
+                    return (buffer, length);
+                }
+
+                length += read;
+            }
+        }
+        catch
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+            throw;
+        }
+    }
+}
+
+/// <summary>How <see cref="SoapTransport"/> names a reply's failures.</summary>
+internal enum SoapFailureNames
+{
+    /// <summary>A fault by its code's local name (<c>soap-fault-Client</c>, a SOAP 1.2 subcode): a <c>--call</c>'s faults are the user's to tell apart.</summary>
+    ByCode,
+
+    /// <summary>
+    /// As the WCF client's failures are counted (FailureStatus of its FaultException and CommunicationException): a
+    /// sender's fault as <c>soap-fault-Client</c>, any other as <c>soap-fault-Server</c>, a connection lost mid-call
+    /// as <c>soap-communication</c>.
+    /// </summary>
+    AsWcf,
+}
+
+/// <summary>An action's headers as <see cref="SoapTransport"/> sends them.</summary>
+/// <param name="ContentType">The Content-Type (SOAP 1.2: with the action).</param>
+/// <param name="SoapActionHeader">SOAP 1.1's quoted SOAPAction; null for SOAP 1.2.</param>
+internal sealed record PreparedAction(string ContentType, string? SoapActionHeader);
