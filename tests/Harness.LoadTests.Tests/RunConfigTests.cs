@@ -95,7 +95,7 @@ public sealed class RunConfigTests : IDisposable
     [Theory]
     [InlineData("""{ "tiemScale": 1 }""", "unknown key \"tiemScale\"; valid keys are profile, timeScale, duration, users, rate, stacks, operations, modes, repeat, target, modeLabel,")]
     [InlineData("""{ "timeScale": "fast" }""", "key \"timeScale\" takes a number, not \"fast\"; Multiply every duration")]
-    [InlineData("""{ "repeat": 1.5 }""", "key \"repeat\" takes a whole number, not 1.5;")]
+    [InlineData("""{ "repeat": 1.5 }""", "key \"repeat\" takes a whole number or \"auto\" / \"auto:MAX\", not 1.5;")]
     [InlineData("""{ "modes": [1, 2] }""", "key \"modes\" takes an array of strings, not [1,2]; Scheduling modes to start locally, in order: threadpool, iocp, custompool")]
     [InlineData("""{ "live": "yes" }""", "key \"live\" takes true or false, not \"yes\";")]
     [InlineData("""{ "modes": ["fast"] }""", "key \"modes\" 'fast': valid values are threadpool, iocp, custompool.")]

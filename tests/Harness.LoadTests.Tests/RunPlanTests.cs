@@ -17,6 +17,24 @@ public sealed class RunPlanTests
     }
 
     [Fact]
+    public void OneModeListedTwice_RepeatedTwice_HasRoundsAndSlots_SoItsTwoListingsCanBeCompared()
+    {
+        var places = RepetitionOrder.Places(["a", "a"], 2);
+
+        Assert.Equal([(1, 1, 1), (2, 1, 2), (3, 2, 2), (4, 2, 1)], places.Select(p => (p.Repetition, p.Round, p.Slot)));
+        Assert.All(RepetitionOrder.Places(["a", "b"], 1), p => Assert.Equal((0, 0), (p.Round, p.Slot)));
+    }
+
+    [Theory]
+    [InlineData("auto", 8, true)]
+    [InlineData("AUTO:4", 4, true)]
+    [InlineData("3", 3, false)]
+    public void Repeat_IsRoundsOrAutoWithAnEvenMost(string text, int rounds, bool untilSettled)
+    {
+        Assert.Equal((rounds, untilSettled), RunCommandOptions.ParseRepeat(text));
+    }
+
+    [Fact]
     public void ThreeModes_RepeatedThreeTimes_GoABCCBAABC()
     {
         var order = RepetitionOrder.Of(["a", "b", "c"], 3);

@@ -76,6 +76,37 @@ public sealed class ScenarioAppTests
         Assert.Equal(["http://127.0.0.1:1/", "http://127.0.0.1:2/"], seen.Keys.Order(StringComparer.Ordinal));
     }
 
+    [Fact]
+    public async Task RepeatAuto_StopsAtTheFirstLookThatSettlesEveryComparison_AndTheReportSaysSo()
+    {
+        // Arrange: mode "slow" answers 30× later than "fast", so the first look (after two rounds) settles all three
+        // comparisons (mean, p99, req/s) as differences, and the run stops at 4 series of the 8 that auto:4 allows.
+        var step = Scenario.Create("wait", async ctx =>
+        {
+            await Task.Delay(ctx.Target?.Port == 2 ? 60 : 2, ctx.CancellationToken);
+            return StepResult.Ok();
+        });
+        var output = HarnessRun.TempFolder();
+
+        // Act
+        var (exitCode, text) = await HarnessRun.InvokeAsync(
+            ["run", "--profile", "quick", "--time-scale", "0.1", "--warm-up", "1s", "--output", output, "--repeat", "auto:4",
+             "--target", "grpc=http://127.0.0.1:1,metrics=http://127.0.0.1:1,mode=fast",
+             "--target", "grpc=http://127.0.0.1:2,metrics=http://127.0.0.1:2,mode=slow"],
+            [step]);
+
+        // Assert
+        Assert.True(exitCode == 0, text);
+        Assert.True(text.Contains("repeat auto, after round 2 of at most 4: 3 of 3 comparisons settled; stopping.", StringComparison.Ordinal), text);
+        var folder = HarnessRun.RunFolder(output);
+        var run = RawRunReader.Read(folder);
+        Assert.Equal(4, run.Manifest.RepeatUntilSettled);
+        Assert.Equal([(1, "fast"), (1, "slow"), (2, "slow"), (2, "fast")], run.Manifest.Series.Select(s => (s.Round, s.Mode)));
+        var summary = File.ReadAllText(Path.Combine(folder, "summary.md"));
+        Assert.Contains("Repeated until settled: 2 of at most 4 rounds; all 3 comparisons settled", summary, StringComparison.Ordinal);
+        Assert.Contains("slow ÷ fast mean: ", summary, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData("--call", "a.B/C", "--call loads one method instead of scenarios; this app runs its own scenarios (ok)")]
     [InlineData("--operations", "compute", "--operations 'compute': valid values are ok")]

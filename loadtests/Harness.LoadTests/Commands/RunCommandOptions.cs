@@ -284,6 +284,6 @@ internal sealed class RunCommandOptions
 
         return int.TryParse(trimmed, NumberStyles.None, CultureInfo.InvariantCulture, out var rounds) && rounds is >= MinRepeat and <= MaxRepeat
             ? (rounds, false)
-            : throw new UsageException($"--repeat must be between {MinRepeat} and {MaxRepeat}, or auto[:MAX]; got {text} ({valid}).");
+            : throw new UsageException($"--repeat must be between {MinRepeat} and {MaxRepeat}; got {text}. Or auto, or auto:MAX (MAX even, 2–{MaxRepeat}).");
     }
 }

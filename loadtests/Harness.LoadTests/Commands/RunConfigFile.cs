@@ -219,6 +219,7 @@ internal static class RunConfigFile
 
     private static string Takes(string key, Type type, Option option) =>
         key == "profile" ? "a string (a built-in name or a file) or a profile object"
+        : key == "repeat" ? "a whole number or \"auto\" / \"auto:MAX\""
         : Lists.Contains(option.Name) || type == typeof(string[]) ? "an array of strings"
         : type == typeof(bool) ? "true or false"
         : type == typeof(double) ? "a number"

@@ -1,0 +1,63 @@
+using Harness.LoadTests.Recording;
+using static Harness.LoadTests.Reporting.Tests.Runs;
+
+namespace Harness.LoadTests.Reporting.Tests;
+
+/// <summary>A run repeated until settled (<c>--repeat auto</c>): its looks replayed from the raw files, and what the report says of them.</summary>
+public sealed class RepetitionSettlementTests
+{
+    // Each series: two seconds of 100 requests at the given latency.
+    private static IReadOnlyList<SecondSample> Steady(long microseconds) =>
+        [Sample(0, 10, Histogram((microseconds, 100))), Sample(1, 10, Histogram((microseconds, 100)))];
+
+    // An A/A run: one mode listed twice, its two listings in A B B A order over the rounds given.
+    private static RunData AaRun(int maxRounds, params (int Round, int Slot, long Microseconds)[] series)
+    {
+        var run = Run(series.Select((s, i) => (
+            Series("grpc", "compute", "threadpool", id: $"grpc-compute-threadpool-{i + 1}") with { Repetition = i + 1, Round = s.Round, Slot = s.Slot },
+            Steady(s.Microseconds))));
+        return run with { Manifest = run.Manifest with { RepeatUntilSettled = maxRounds } };
+    }
+
+    [Fact]
+    public void An_AA_run_whose_listings_agree_settles_as_no_difference_larger_than_five_percent()
+    {
+        var run = AaRun(8, (1, 1, 100_000), (1, 2, 100_500), (2, 2, 100_200), (2, 1, 99_800));
+
+        var analysis = RunAnalysis.Of(run);
+        var markdown = MarkdownReport.Render(analysis);
+
+        var settlement = analysis.Settlement!;
+        Assert.Equal(2, settlement.Rounds);
+        Assert.Equal(3, settlement.Comparisons.Count);
+        Assert.All(settlement.Comparisons, c => Assert.Equal(Settlement.NoLargerThanTolerance, c.Result!.Settlement));
+        Assert.Contains("Repeated until settled: 2 of at most 8 rounds; no difference larger than 5 % in any of the 3 comparisons", markdown, StringComparison.Ordinal);
+        Assert.Contains("- grpc · compute threadpool (2nd) ÷ threadpool (1st) mean: ", markdown, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Listings_that_differ_beyond_their_noise_settle_as_differs_and_a_noisy_pair_stays_unsettled_and_is_named()
+    {
+        var differs = AaRun(4, (1, 1, 100_000), (1, 2, 200_000), (2, 2, 201_000), (2, 1, 101_000));
+        var noisy = AaRun(4, (1, 1, 100_000), (1, 2, 150_000), (2, 2, 90_000), (2, 1, 140_000));
+
+        var settledBy = RunAnalysis.Of(differs).Settlement!;
+        var unsettled = RunAnalysis.Of(noisy).Settlement!;
+
+        var mean = settledBy.Comparisons.Single(c => c.Figure == ModeFigure.Mean).Result!;
+        Assert.Equal(Settlement.Differs, mean.Settlement);
+        Assert.True(mean.Estimate.Low > 1.8 && mean.Estimate.High < 2.2, $"{mean.Estimate}");
+        Assert.False(unsettled.AllSettled);
+        Assert.Contains("stayed unsettled: grpc · compute threadpool (2nd) ÷ threadpool (1st) mean", SettlementText.Headline(unsettled), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_round_cut_short_is_not_looked_at_and_a_run_not_repeated_until_settled_has_no_settlement()
+    {
+        var cut = AaRun(8, (1, 1, 100_000), (1, 2, 100_000), (2, 2, 100_000), (2, 1, 100_000), (3, 1, 100_000));
+        var fixedRun = Run([(Series("grpc", "compute", "threadpool"), Steady(100_000))]);
+
+        Assert.Equal(2, RunAnalysis.Of(cut).Settlement!.Rounds);
+        Assert.Null(RunAnalysis.Of(fixedRun).Settlement);
+    }
+}
