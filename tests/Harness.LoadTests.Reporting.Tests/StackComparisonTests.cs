@@ -31,11 +31,11 @@ public sealed class StackComparisonTests
         (Repetition("grpc", "threadpool", 2), Steady("threadpool", 120_000, 1.0, 80)),
     ]);
 
-    private static RunData Single() => Run(
+    private static RunData Single(string runId = "20261122-011900") => Run(
     [
         (Series("grpc", "compute", "iocp"), Steady("iocp", 50_000, 1.0, 80)),
         (Series("soap", "compute", "iocp"), Steady("iocp", 100_000, 2.0, 160)),
-    ]);
+    ], runId: runId);
 
     [Fact]
     public void Repeated_stacks_are_compared_on_the_pooled_log_t_interval_and_coloured_only_beyond_noise()
@@ -153,5 +153,20 @@ public sealed class StackComparisonTests
         Assert.True(all.AnyFailed);
         Assert.Equal("no operation × mode within the scope ran on both grpc and soap", Assert.Single(none.Thresholds).Message);
         Assert.True(none.AnyFailed);
+    }
+
+    [Fact]
+    public void Compare_shows_each_runs_stack_ratios()
+    {
+        var comparison = MultiRunComparison.Build([Single("20261122-011900"), Single("20261122-020000")]);
+
+        var markdown = ComparisonMarkdown.Render(comparison);
+        var console = StackText.ToText(comparison);
+
+        Assert.Contains("## gRPC ÷ SOAP in run A (20261122-011900)", markdown, StringComparison.Ordinal);
+        Assert.Contains("## gRPC ÷ SOAP in run B (20261122-020000)", markdown, StringComparison.Ordinal);
+        Assert.Contains("gRPC ÷ SOAP in run B (20261122-020000):", console, StringComparison.Ordinal);
+        Assert.Contains("0.50× single run", console, StringComparison.Ordinal);
+        Assert.Contains("id=\"stacks-B\"", ComparisonHtml.Render(comparison), StringComparison.Ordinal);
     }
 }

@@ -10,15 +10,17 @@ internal static class HtmlStackSection
     public const string Anchor = "stacks";
 
     /// <summary>Nothing when no operation × mode ran on both stacks.</summary>
-    public static void Append(StringBuilder html, IReadOnlyList<StackPair> pairs)
+    /// <param name="title">The section's heading (the comparison page's names its run).</param>
+    /// <param name="anchor">The section's id.</param>
+    public static void Append(StringBuilder html, IReadOnlyList<StackPair> pairs, string title = StackText.Title, string anchor = Anchor)
     {
         if (pairs.Count == 0)
         {
             return;
         }
 
-        html.AppendLine($"<section class=\"panel\" id=\"{Anchor}\">");
-        html.AppendLine($"<h2>{E(StackText.Title)}</h2>");
+        html.AppendLine($"<section class=\"panel\" id=\"{E(anchor)}\">");
+        html.AppendLine($"<h2>{E(title)}</h2>");
         html.AppendLine($"<p class=\"lead\">{E(StackText.Lead)} Green: gRPC better by more than 5 % with an interval that excludes 1; red: worse.</p>");
         html.AppendLine("<div class=\"table-wrap\"><table class=\"data\"><thead><tr><th class=\"text\">operation · mode</th><th>runs gRPC + SOAP</th>");
         foreach (var figure in StackFigures.All)

@@ -17,14 +17,24 @@ public static class StackText
         + "an interval holding 1 is \"within noise\". A ratio of two single runs has no interval and no verdict: \"single run\".";
 
     /// <summary>The table for the console, or null when no operation × mode ran on both stacks.</summary>
-    public static string? ToText(IReadOnlyList<StackPair> pairs)
+    /// <param name="title">What precedes the table (default <see cref="Title"/>).</param>
+    public static string? ToText(IReadOnlyList<StackPair> pairs, string title = Title)
     {
         ArgumentNullException.ThrowIfNull(pairs);
-        return pairs.Count == 0 ? null : $"{Title}:{Environment.NewLine}{Table(pairs).ToText()}";
+        return pairs.Count == 0 ? null : $"{title}:{Environment.NewLine}{Table(pairs).ToText()}";
+    }
+
+    /// <summary><c>harness compare</c>'s console: each run's gRPC ÷ SOAP, or null when no run has both stacks.</summary>
+    public static string? ToText(MultiRunComparison comparison)
+    {
+        ArgumentNullException.ThrowIfNull(comparison);
+        var tables = comparison.Stacks.Select((pairs, i) => ToText(pairs, RunTitle(comparison, i))).OfType<string>().ToList();
+        return tables.Count == 0 ? null : string.Join(Environment.NewLine, tables);
     }
 
     /// <summary>The section of summary.md; nothing when no operation × mode ran on both stacks.</summary>
-    public static void AppendMarkdown(StringBuilder md, IReadOnlyList<StackPair> pairs)
+    /// <param name="title">The section's heading (default <see cref="Title"/>).</param>
+    public static void AppendMarkdown(StringBuilder md, IReadOnlyList<StackPair> pairs, string title = Title)
     {
         ArgumentNullException.ThrowIfNull(md);
         ArgumentNullException.ThrowIfNull(pairs);
@@ -34,11 +44,18 @@ public static class StackText
         }
 
         md.AppendLine();
-        md.AppendLine(CultureInfo.InvariantCulture, $"## {Title}");
+        md.AppendLine(CultureInfo.InvariantCulture, $"## {title}");
         md.AppendLine();
         md.AppendLine(Lead);
         md.AppendLine();
         md.Append(Table(pairs).ToMarkdown());
+    }
+
+    /// <summary>The heading of one compared run's table: <c>gRPC ÷ SOAP in run B (20261125-101500)</c>.</summary>
+    public static string RunTitle(MultiRunComparison comparison, int run)
+    {
+        ArgumentNullException.ThrowIfNull(comparison);
+        return $"{Title} in run {ComparisonModel.LetterOf(run)} ({comparison.Runs[run].Manifest.RunId})";
     }
 
     /// <summary>A ratio in words: <c>0.82× (0.74–0.91) better</c>, <c>1.02× (0.90–1.15) within noise</c>, <c>1.10× single run</c>.</summary>
