@@ -26,11 +26,11 @@ public static class StackFigures
     public static double? Read(SeriesSummary summary, StackFigure figure)
     {
         ArgumentNullException.ThrowIfNull(summary);
-        var latency = summary.Latency.Count > 0 ? summary.Latency : null;
         return figure switch
         {
-            StackFigure.Mean => latency?.MeanMs,
-            StackFigure.P99 => latency?.P99Ms,
+            StackFigure.Mean => ModeFigures.Read(summary, ModeFigure.Mean),
+            StackFigure.P99 => ModeFigures.Read(summary, ModeFigure.P99),
+            // A series that completed nothing has no throughput to divide by.
             StackFigure.RequestsPerSecond => summary.Requests > 0 ? summary.RequestsPerSecond : null,
             StackFigure.CpuPerRequest => summary.CpuMsPerRequest,
             _ => summary.MemoryKbPerCallInFlight,
