@@ -6,16 +6,17 @@ namespace Harness.LoadTests.Tests;
 internal static class RecordedRuns
 {
     /// <summary>
-    /// Writes a run of one series, <c>grpc-compute-iocp</c>, with <paramref name="seconds"/> seconds of 10 requests each,
-    /// <paramref name="failures"/> of them failed (the rest timed), under the profile named <paramref name="profile"/>.
+    /// Writes a run of one series per stack in <paramref name="stacks"/> (default grpc alone), <c>{stack}-compute-iocp</c>,
+    /// each with <paramref name="seconds"/> seconds of 10 requests, <paramref name="failures"/> of them failed (the rest
+    /// timed), under the profile named <paramref name="profile"/>.
     /// </summary>
-    public static string Write(string folder, int seconds = 5, string profile = "quick", int failures = 0)
+    public static string Write(string folder, int seconds = 5, string profile = "quick", int failures = 0, IReadOnlyList<string>? stacks = null)
     {
-        var series = new SeriesInfo(
-            "grpc-compute-iocp", "grpc", "compute", "iocp", "http://127.0.0.1:1", "closed",
-            new Dictionary<string, string> { ["iterations"] = "1000" }, 0, null, null);
+        var series = (stacks ?? ["grpc"]).Select(stack => new SeriesInfo(
+            $"{stack}-compute-iocp", stack, "compute", "iocp", "http://127.0.0.1:1", "closed",
+            new Dictionary<string, string> { ["iterations"] = "1000" }, 0, null, null)).ToList();
         var manifest = new RunManifest(
-            RunManifest.CurrentFormatVersion, Path.GetFileName(folder), DateTimeOffset.Now, profile, "{}", 1, ["iocp"], [series],
+            RunManifest.CurrentFormatVersion, Path.GetFileName(folder), DateTimeOffset.Now, profile, "{}", 1, ["iocp"], series,
             new MachineInfo(2, "Linux", "10.0", "test"), "harness run", ["test"]);
         var timeline = Enumerable.Range(0, seconds).Select(second =>
         {
@@ -33,7 +34,7 @@ internal static class RecordedRuns
 
             return new SecondSample(second, 4, 10, failures, new Dictionary<string, long>(), latency, null, new Dictionary<string, double>(), failed);
         }).ToList();
-        RawRunWriter.Write(folder, new RunData(manifest, new Dictionary<string, IReadOnlyList<SecondSample>> { [series.Id] = timeline }, []));
+        RawRunWriter.Write(folder, new RunData(manifest, series.ToDictionary(s => s.Id, _ => (IReadOnlyList<SecondSample>)timeline), []));
         return folder;
     }
 }

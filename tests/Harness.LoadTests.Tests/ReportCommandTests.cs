@@ -1,3 +1,7 @@
+using Harness.LoadTests.Reporting.Analysis;
+using Harness.LoadTests.Running;
+using Spectre.Console;
+
 namespace Harness.LoadTests.Tests;
 
 /// <summary><c>harness report RUN</c>: renders a run folder's raw files again.</summary>
@@ -59,5 +63,22 @@ public sealed class ReportCommandTests
 
         Assert.True(exitCode == 1, text);
         Assert.Contains("5 threshold checks: 0 passed, 1 failed, 4 not judged.", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ARunsReport_WithAStackRatioThreshold_ExitsOneWhenItFails_AndZeroWhenItHolds()
+    {
+        // Both stacks answered alike, so gRPC ÷ SOAP is 1.00× on every figure. RunReport.Render is what `run` ends with.
+        var folder = RecordedRuns.Write(Path.Combine(HarnessRun.TempFolder(), "run"), stacks: ["soap", "grpc"]);
+        var writer = new StringWriter();
+        var console = AnsiConsole.Create(new AnsiConsoleSettings { Ansi = AnsiSupport.No, ColorSystem = ColorSystemSupport.NoColors, Out = new AnsiConsoleOutput(writer) });
+        console.Profile.Width = 4096;
+
+        var failed = RunReport.Render(console, folder, [Threshold.Parse("stack=grpc/stack=soap:mean<0.9x")]);
+        var held = RunReport.Render(console, folder, [Threshold.Parse("stack=grpc/stack=soap:mean<=1.1x")]);
+
+        Assert.Equal((1, 0), (failed, held));
+        Assert.Contains("mean grpc ÷ soap = 1.00× single run, limit < 0.90×", writer.ToString(), StringComparison.Ordinal);
+        Assert.Contains("## gRPC ÷ SOAP", File.ReadAllText(Path.Combine(folder, "summary.md")), StringComparison.Ordinal);
     }
 }

@@ -95,11 +95,31 @@ public sealed class RunPlanTests
         var twice = RunPlan.Create(["iocp", "custompool"], 2, ["grpc"], ["compute", "call-third-party"]);
 
         Assert.Equal("grpc-compute-iocp", Assert.Single(Assert.Single(once).Series).Id);
+        // The backward round also runs the operations backwards (RunPlan_BalancesTheStacksOrder_AsTheModes).
         Assert.Equal(
             ["grpc-compute-iocp-1", "grpc-call-third-party-iocp-1", "grpc-compute-custompool-1", "grpc-call-third-party-custompool-1",
-             "grpc-compute-custompool-2", "grpc-call-third-party-custompool-2", "grpc-compute-iocp-2", "grpc-call-third-party-iocp-2"],
+             "grpc-call-third-party-custompool-2", "grpc-compute-custompool-2", "grpc-call-third-party-iocp-2", "grpc-compute-iocp-2"],
             twice.SelectMany(m => m.Series).Select(s => s.Id));
         Assert.Equal(Enumerable.Range(0, 8), twice.SelectMany(m => m.Series).Select(s => s.Index));
+    }
+
+    [Fact]
+    public void RunPlan_BalancesTheStacksOrder_AsTheModes()
+    {
+        var plan = RunPlan.Create(["threadpool", "iocp"], 4, ["soap", "grpc"], ["compute"]);
+
+        // Within each mode's services: S G on forward rounds, G S on backward ones; ids keep their stack and repetition.
+        Assert.Equal(
+            ["soap grpc", "soap grpc", "grpc soap", "grpc soap", "soap grpc", "soap grpc", "grpc soap", "grpc soap"],
+            plan.Select(m => string.Join(' ', m.Series.Select(s => s.Stack))));
+        Assert.Equal(
+            ["soap-compute-threadpool-1", "grpc-compute-threadpool-1", "soap-compute-iocp-1", "grpc-compute-iocp-1",
+             "grpc-compute-iocp-2", "soap-compute-iocp-2", "grpc-compute-threadpool-2", "soap-compute-threadpool-2"],
+            plan.Take(4).SelectMany(m => m.Series).Select(s => s.Id));
+        foreach (var stack in new[] { "soap", "grpc" })
+        {
+            Assert.Equal(4, plan.Count(m => m.Series[0].Stack == stack));
+        }
     }
 
     [Fact]

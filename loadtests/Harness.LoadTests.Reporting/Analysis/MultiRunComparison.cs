@@ -59,6 +59,9 @@ public sealed record MultiRunComparison(
         ModeFigure.RequestsPerSecond, ModeFigure.ErrorRate, ModeFigure.ContextSwitchesPerRequest,
     ];
 
+    /// <summary>Per run, in the order given: its gRPC ÷ SOAP (<see cref="StackComparison"/>); empty for a run of one stack.</summary>
+    public IReadOnlyList<IReadOnlyList<StackPair>> Stacks { get; init; } = [];
+
     /// <summary>The figures the regression gate judges.</summary>
     public static IReadOnlyList<ModeFigure> GatedFigures { get; } = [ModeFigure.Mean, ModeFigure.P99];
 
@@ -111,7 +114,10 @@ public sealed record MultiRunComparison(
 
         var differences = runs.Select((r, i) => i == 0 ? (IReadOnlyList<string>)[] : RunDifferences.Between(runs[0].Manifest, r.Manifest, Pairs(series, i))).ToList();
         var pairings = runs.Skip(1).Select((r, i) => SeriesPairing.Of(runs[0], summaries[0], r, summaries[i + 1])).ToList();
-        return new MultiRunComparison(runs, series, differences, pairings);
+        return new MultiRunComparison(runs, series, differences, pairings)
+        {
+            Stacks = [.. runs.Select((r, i) => StackComparison.Build(r.Manifest, summaries[i]))],
+        };
     }
 
     /// <summary>

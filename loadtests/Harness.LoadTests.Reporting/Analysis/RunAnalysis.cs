@@ -5,7 +5,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <summary>
 /// A run analysed once, for every format to write (as BenchmarkDotNet hands one summary to every exporter): each
 /// series' summary (with its knee, recoveries and soak trend), the modes compared per stack × operation with their
-/// spreads, the threshold verdicts and the soak's. A new comparison of a run's series belongs here, computed once, so
+/// spreads, the two stacks compared per operation × mode, the threshold verdicts and the soak's. A new comparison of a run's series belongs here, computed once, so
 /// that the HTML page, summary.md and the console only write it.
 /// </summary>
 /// <param name="Run">The raw run, for what the formats show as recorded: the manifest, the per-second timelines, the events.</param>
@@ -28,6 +28,9 @@ public sealed record RunAnalysis(
 {
     public RunManifest Manifest => Run.Manifest;
 
+    /// <summary>gRPC against SOAP, one pair per operation × mode that ran on both stacks (<see cref="StackComparison"/>).</summary>
+    public IReadOnlyList<StackPair> Stacks { get; init; } = [];
+
     /// <summary>True when a threshold failed: exit code 1. A check not judged fails nothing.</summary>
     public bool AnyFailed => ThresholdEvaluator.AnyFailed(Thresholds);
 
@@ -45,6 +48,9 @@ public sealed record RunAnalysis(
         var groups = ModeComparison.Build(run.Manifest, summaries);
         return new RunAnalysis(
             run, summaries, groups, results, SoakDefaults.Verdicts(run.Manifest, summaries, results), warnings ?? [], RunNoiseFloor.Of(groups),
-            RepetitionSettlement.Of(run.Manifest, summaries));
+            RepetitionSettlement.Of(run.Manifest, summaries))
+        {
+            Stacks = StackComparison.Build(run.Manifest, summaries),
+        };
     }
 }

@@ -110,6 +110,20 @@ public sealed record SeriesSummary
 
     public required double? PeakWorkingSetMb { get; init; }
 
+    /// <summary>
+    /// CPU time the target used per request, in ms: the growth of its <c>process_cpu_seconds_total</c> over the series
+    /// (from the warm-up's last scrape) ÷ requests completed. Null without two scrapes or without requests.
+    /// </summary>
+    public double? CpuMsPerRequest { get; init; }
+
+    /// <summary>
+    /// The target's memory per call in flight, in KB (1,024 bytes): <see cref="PeakWorkingSetMb"/> ÷ <see cref="PeakUsers"/>,
+    /// closed model only (each user holds one call in flight, so the peak users are the most calls in flight); null in
+    /// the open model (its users are an arrival rate), without server samples, or without users.
+    /// </summary>
+    public double? MemoryKbPerCallInFlight =>
+        !IsOpenModel && PeakWorkingSetMb is { } mb && PeakUsers > 0 ? mb * 1024 / PeakUsers : null;
+
     /// <summary>The processors and CPU limit the target had (see <see cref="TargetCpu"/>).</summary>
     public TargetCpu Cpu { get; init; } = TargetCpu.Unknown;
 
@@ -193,6 +207,7 @@ public sealed record SeriesSummary
             PeakQueueLength = Peak(server, r => r.QueueLength),
             ContextSwitchesPerRequest = switches is null || requests == 0 ? null : switches / requests,
             MeanCpuPercent = cpuSeconds is null || cpuSpan == 0 ? null : cpuSeconds / cpuSpan * 100,
+            CpuMsPerRequest = cpuSeconds is null || cpuSpan == 0 || requests == 0 ? null : cpuSeconds * 1000 / requests,
             PeakWorkingSetMb = Peak(server, r => r.WorkingSetMb),
             Cpu = TargetCpu.From(ordered),
             Runner = RunnerLoad.From(samples, cores),

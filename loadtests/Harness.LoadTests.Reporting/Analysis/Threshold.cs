@@ -38,6 +38,12 @@ public enum ThresholdMetric
 
     /// <summary><c>soak.errors</c> in %: failures ÷ requests after the warm-up.</summary>
     SoakErrorRate,
+
+    /// <summary><c>cpu</c> in ms: the target's CPU time per request (<see cref="SeriesSummary.CpuMsPerRequest"/>).</summary>
+    CpuPerRequest,
+
+    /// <summary><c>memory</c> in KB: the target's memory per call in flight (<see cref="SeriesSummary.MemoryKbPerCallInFlight"/>).</summary>
+    MemoryPerCall,
 }
 
 public enum ThresholdOperator
@@ -71,12 +77,15 @@ public sealed partial record Threshold(
 {
     public const string Syntax =
         "Syntax: [scope:]metric operator value[unit], e.g. p99<4500ms, errors<1%, grpc-compute-iocp:mean<=5s, mode=iocp,stack=grpc:rps>=20. "
-        + "Metrics: mean, p<N> (p50, p90, p99, p99.9, p99.99...), max, rps, errors, threads, queue, ctxsw, knee (the load where a ramp leaves its ideal, e.g. knee>=32); "
+        + "Metrics: mean, p<N> (p50, p90, p99, p99.9, p99.99...), max, rps, errors, threads, queue, ctxsw, knee (the load where a ramp leaves its ideal, e.g. knee>=32), "
+        + "cpu (the service's CPU ms per request), memory (the service's KB per call in flight); "
         + "co-mean, co-p<N>, co-max for the latency from the intended start (open-model series only). "
         + "Operators: <, <=, >, >=. "
-        + "Units: ms (the default), s, us for latency; % after errors for the error rate (no unit: a count of failures); none for rps, threads, queue, ctxsw. "
+        + "Units: ms (the default), s, us for latency; % after errors for the error rate (no unit: a count of failures); none for rps, threads, queue, ctxsw; ms for cpu; kb for memory. "
         + "Soak (docs/report.md, 'Soak'): soak.p99.drift<10%, soak.rps.drift>-5%, soak.memory.growth<2%/h, soak.threads.growth<10%/h (or threads per hour: <20/h), soak.errors<0.1%. "
-        + "Scope: a series id, or key=value pairs joined by ',' with keys stack, operation, mode, model, id.";
+        + "Scope: a series id, or key=value pairs joined by ',' with keys stack, operation, mode, model, id. "
+        + "Stack ratio: stack=grpc/stack=soap:p99<1.2x judges gRPC's figure ÷ SOAP's for each operation × mode (stacks soap, grpc; value in x; "
+        + "metrics mean, p<N>, max, co-..., rps, threads, queue, ctxsw, cpu, memory).";
 
     private static readonly string[] ScopeKeys = ["stack", "operation", "mode", "model", "id"];
 
@@ -92,6 +101,8 @@ public sealed partial record Threshold(
         ThresholdMetric.QueueLength => "queue",
         ThresholdMetric.ContextSwitchesPerRequest => "ctxsw",
         ThresholdMetric.Knee => "knee",
+        ThresholdMetric.CpuPerRequest => "cpu",
+        ThresholdMetric.MemoryPerCall => "memory",
         _ => SoakMetricName,
     };
 
@@ -120,7 +131,12 @@ public sealed partial record Threshold(
         var colon = text.LastIndexOf(':');
         var scope = colon < 0 ? null : text[..colon].Trim();
         var body = colon < 0 ? text : text[(colon + 1)..].Trim();
-        var (seriesId, filters) = ParseScope(expression, scope);
+        var (ownScope, against) = SplitAgainst(expression, scope);
+        var (seriesId, filters) = ParseScope(expression, ownScope);
+        if (against is not null)
+        {
+            CheckStackScope(expression, seriesId, filters, against);
+        }
 
         var match = BodyPattern().Match(body);
         if (!match.Success)
@@ -146,6 +162,16 @@ public sealed partial record Threshold(
         }
 
         var unit = match.Groups["unit"].Value.Trim().ToLowerInvariant();
+        if (against is not null)
+        {
+            return StackRatioThreshold(expression, filters, against, metric, percentile, intended, op, value, unit);
+        }
+
+        if (unit == "x")
+        {
+            throw Error(expression, "a ratio (x) compares the stacks: give the scope stack=grpc/stack=soap");
+        }
+
         if (IsSoakMetric(metric))
         {
             (metric, var soakLimit) = SoakLimit(expression, metric, value, unit);
@@ -173,7 +199,8 @@ public sealed partial record Threshold(
             metric = ThresholdMetric.ErrorRate;
             limit = value;
         }
-        else if (unit.Length > 0 && !(metric == ThresholdMetric.RequestsPerSecond && unit == "/s"))
+        else if (unit.Length > 0 && !(metric == ThresholdMetric.RequestsPerSecond && unit == "/s")
+            && !(metric == ThresholdMetric.CpuPerRequest && unit == "ms") && !(metric == ThresholdMetric.MemoryPerCall && unit == "kb"))
         {
             throw Error(expression, $"'{match.Groups["metric"].Value}' takes no unit '{unit}'");
         }
@@ -237,6 +264,8 @@ public sealed partial record Threshold(
             ThresholdMetric.Threads => summary.PeakThreads,
             ThresholdMetric.QueueLength => summary.PeakQueueLength,
             ThresholdMetric.Knee => MeasureKnee(summary.Knee),
+            ThresholdMetric.CpuPerRequest => summary.CpuMsPerRequest,
+            ThresholdMetric.MemoryPerCall => summary.MemoryKbPerCallInFlight,
             _ => summary.ContextSwitchesPerRequest,
         };
     }
@@ -254,10 +283,13 @@ public sealed partial record Threshold(
 
     /// <summary>A figure in this threshold's unit, e.g. <c>4,213 ms</c>, <c>0.52 %</c>, <c>31</c>.</summary>
     public string FormatValue(double value) =>
-        IsLatency ? Format.Number(value) + " ms"
+        IsStackRatio ? Format.Ratio(value)
+        : IsLatency ? Format.Number(value) + " ms"
         : IsSoak ? FormatSoakValue(value)
         : Metric == ThresholdMetric.ErrorRate ? Format.Number(value) + " %"
         : IsKnee ? Format.Plain(value)
+        : Metric == ThresholdMetric.CpuPerRequest ? Format.Number(value) + " ms"
+        : Metric == ThresholdMetric.MemoryPerCall ? Format.Number(value) + " KB"
         : Format.Number(value);
 
     public override string ToString() => Expression;
@@ -348,13 +380,17 @@ public sealed partial record Threshold(
                     return (ThresholdMetric.ContextSwitchesPerRequest, null, false);
                 case "knee":
                     return (ThresholdMetric.Knee, null, false);
+                case "cpu":
+                    return (ThresholdMetric.CpuPerRequest, null, false);
+                case "memory":
+                    return (ThresholdMetric.MemoryPerCall, null, false);
             }
         }
 
         throw Error(expression, $"unknown metric '{name}'");
     }
 
-    private static string? FieldOf(SeriesInfo series, string key) => key switch
+    internal static string? FieldOf(SeriesInfo series, string key) => key switch
     {
         "stack" => series.Stack,
         "operation" => series.Operation,
@@ -364,7 +400,7 @@ public sealed partial record Threshold(
         _ => null,
     };
 
-    private static FormatException Error(string expression, string reason) =>
+    internal static FormatException Error(string expression, string reason) =>
         new($"Invalid threshold \"{expression}\": {reason}. {Syntax}");
 
     // Deliberately loose: each part is then checked on its own so the message can name what is wrong.

@@ -57,6 +57,12 @@ public static class ThresholdEvaluator
         var results = new List<ThresholdResult>();
         foreach (var threshold in thresholds)
         {
+            if (threshold.IsStackRatio)
+            {
+                results.AddRange(threshold.JudgeStacks(summaries));
+                continue;
+            }
+
             var matching = summaries.Where(s => threshold.AppliesTo(s.Series)).ToList();
             if (matching.Count == 0)
             {

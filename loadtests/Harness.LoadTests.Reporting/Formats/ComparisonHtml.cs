@@ -58,6 +58,11 @@ public static class ComparisonHtml
         html.AppendLine("<main>");
         html.AppendLine("<div id=\"report-errors\"></div>");
         AppendOverview(html, comparison, model, gatePercent);
+        for (var i = 0; i < comparison.Stacks.Count; i++)
+        {
+            HtmlStackSection.Append(html, comparison.Stacks[i], StackText.RunTitle(comparison, i), $"{HtmlStackSection.Anchor}-{ComparisonModel.LetterOf(i)}");
+        }
+
         for (var i = 0; i < comparison.Series.Count; i++)
         {
             AppendSeries(html, comparison, comparison.Series[i], model, i);

@@ -43,6 +43,11 @@ public static class ComparisonMarkdown
             }
         }
 
+        for (var i = 0; i < comparison.Stacks.Count; i++)
+        {
+            StackText.AppendMarkdown(md, comparison.Stacks[i], StackText.RunTitle(comparison, i));
+        }
+
         foreach (var series in comparison.Series)
         {
             md.AppendLine();

@@ -13,7 +13,11 @@ public sealed record ComparisonFiles(string Html, string Markdown);
 /// <param name="GateLines">With a gate: its verdict, then one line per regression; else empty.</param>
 /// <param name="SeriesBySeries">For the console, per run after A: that run against A, series by series (<see cref="ComparisonText"/>); empty when refused.</param>
 public sealed record ComparisonOutcome(
-    int ExitCode, string? Refusal, ComparisonFiles? Files, IReadOnlyList<Regression> Regressions, IReadOnlyList<string> GateLines, IReadOnlyList<string> SeriesBySeries);
+    int ExitCode, string? Refusal, ComparisonFiles? Files, IReadOnlyList<Regression> Regressions, IReadOnlyList<string> GateLines, IReadOnlyList<string> SeriesBySeries)
+{
+    /// <summary>For the console: each run's gRPC ÷ SOAP (<see cref="StackText"/>); null when no run has both stacks, or when refused.</summary>
+    public string? Stacks { get; init; }
+}
 
 /// <summary>Writes the comparison report (docs/report.md, "Comparison report") and applies the regression gate.</summary>
 public static class ComparisonWriter
@@ -82,14 +86,15 @@ public static class ComparisonWriter
 
         var files = WriteAll(comparison, directory, failOnRegressionPercent, warnings);
         var seriesBySeries = comparison.Pairings.Select(ComparisonText.ToText).ToList();
+        var stacks = StackText.ToText(comparison);
         if (failOnRegressionPercent is not { } gate)
         {
-            return new ComparisonOutcome(ExitOk, null, files, [], [], seriesBySeries);
+            return new ComparisonOutcome(ExitOk, null, files, [], [], seriesBySeries) { Stacks = stacks };
         }
 
         var regressions = comparison.Regressions(gate);
         List<string> lines = ["Regression gate: " + ComparisonMarkdown.GateText(comparison, gate).Replace("**", string.Empty, StringComparison.Ordinal)];
         lines.AddRange(regressions.Select(r => "  " + ComparisonMarkdown.RegressionText(r)));
-        return new ComparisonOutcome(regressions.Count > 0 ? ExitRegression : ExitOk, null, files, regressions, lines, seriesBySeries);
+        return new ComparisonOutcome(regressions.Count > 0 ? ExitRegression : ExitOk, null, files, regressions, lines, seriesBySeries) { Stacks = stacks };
     }
 }

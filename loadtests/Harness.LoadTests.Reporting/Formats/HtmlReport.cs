@@ -30,7 +30,7 @@ public static class HtmlReport
         HtmlPage.AppendHead(html, $"Harness report · {E(m.RunId)} · {E(m.Profile)}");
 
         AppendHeader(html, m, ReportModel.LegendOf(colors, groups).ToDictionary(label => label, label => colors[label]), analysis.Warnings);
-        AppendNav(html, groups, thresholds, run.Events.Count > 0);
+        AppendNav(html, groups, thresholds, run.Events.Count > 0, analysis.Stacks.Count > 0);
         html.AppendLine("<main>");
         html.AppendLine("<noscript><div class=\"notice\">The charts need JavaScript; the tables below do not.</div></noscript>");
         html.AppendLine("<div id=\"report-errors\"></div>");
@@ -41,6 +41,7 @@ public static class HtmlReport
         }
 
         HtmlGlance.Append(html, groups, colors, thresholds, analysis.NoiseFloor, analysis.Settlement);
+        HtmlStackSection.Append(html, analysis.Stacks);
         if (thresholds.Count > 0)
         {
             AppendThresholds(html, thresholds);
@@ -90,9 +91,14 @@ public static class HtmlReport
         html.AppendLine("</header>");
     }
 
-    private static void AppendNav(StringBuilder html, IReadOnlyList<ModeComparisonGroup> groups, IReadOnlyList<ThresholdResult> thresholds, bool hasEvents)
+    private static void AppendNav(StringBuilder html, IReadOnlyList<ModeComparisonGroup> groups, IReadOnlyList<ThresholdResult> thresholds, bool hasEvents, bool hasStacks)
     {
         html.Append("<nav class=\"toc\"><a href=\"#glance\">At a glance</a>");
+        if (hasStacks)
+        {
+            html.Append(CultureInfo.InvariantCulture, $"<a href=\"#{HtmlStackSection.Anchor}\">{E(StackText.Title)}</a>");
+        }
+
         if (thresholds.Count > 0)
         {
             int failed = thresholds.Count(t => t.Failed), notJudged = thresholds.Count(t => t.Verdict == Verdict.NotJudged);

@@ -32,6 +32,7 @@ public static class MarkdownReport
             AppendThresholds(md, analysis.Thresholds);
         }
 
+        StackText.AppendMarkdown(md, analysis.Stacks);
         foreach (var group in analysis.Groups)
         {
             AppendGroupTables(md, group);

@@ -31,6 +31,11 @@ internal static class CompareCommand
 
             warnings.ForEach(w => console.MarkupLineInterpolated($"[yellow]warning:[/] {w}"));
             outcome.SeriesBySeries.ToList().ForEach(console.WriteLine);
+            if (outcome.Stacks is { } stacks)
+            {
+                console.WriteLine(stacks);
+            }
+
             outcome.GateLines.ToList().ForEach(console.WriteLine);
             console.MarkupLineInterpolated($"[green]Comparison:[/] {outcome.Files!.Html}");
             return outcome.ExitCode;

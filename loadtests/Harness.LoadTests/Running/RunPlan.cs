@@ -22,7 +22,11 @@ internal sealed record ModeRun(string Mode, int Repetition, IReadOnlyList<Planne
     public string Label => Repetition == 0 ? Mode : $"{Mode}-{Repetition}";
 }
 
-/// <summary>The order of a run: the modes (<see cref="RepetitionOrder"/>), and under each every stack × operation.</summary>
+/// <summary>
+/// The order of a run: the modes (<see cref="RepetitionOrder"/>), and under each every stack × operation, in the
+/// order given on forward rounds and reversed on backward ones (S G | G S), so that neither stack, nor operation,
+/// always goes first after its services start.
+/// </summary>
 internal static class RunPlan
 {
     /// <param name="modes">The modes as listed, duplicates kept: a mode listed twice runs twice.</param>
@@ -31,18 +35,17 @@ internal static class RunPlan
     {
         var runs = new List<ModeRun>();
         var index = 0;
-        foreach (var place in RepetitionOrder.Places(modes, repeat))
+        var forward = stacks.SelectMany(stack => operations.Select(operation => (stack, operation))).ToList();
+        foreach (var (place, at) in RepetitionOrder.Places(modes, repeat).Index())
         {
             var series = new List<PlannedSeries>();
-            foreach (var stack in stacks)
+            var backward = place / modes.Count % 2 == 1;
+            foreach (var (stack, operation) in backward ? Enumerable.Reverse(forward) : forward)
             {
-                foreach (var operation in operations)
-                {
-                    series.Add(new PlannedSeries(index++, stack, operation, place.Mode, place.Repetition, place.Round, place.Slot));
-                }
+                series.Add(new PlannedSeries(index++, stack, operation, at.Mode, at.Repetition, at.Round, at.Slot));
             }
 
-            runs.Add(new ModeRun(place.Mode, place.Repetition, series, place.Round));
+            runs.Add(new ModeRun(at.Mode, at.Repetition, series, at.Round));
         }
 
         return runs;
