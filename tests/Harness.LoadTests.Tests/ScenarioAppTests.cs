@@ -79,8 +79,9 @@ public sealed class ScenarioAppTests
     [Fact]
     public async Task RepeatAuto_StopsAtTheFirstLookThatSettlesEveryComparison_AndTheReportSaysSo()
     {
-        // Arrange: mode "slow" answers 30× later than "fast", so the first look (after two rounds) settles all three
-        // comparisons (mean, p99, req/s) as differences, and the run stops at 4 series of the 8 that auto:4 allows.
+        // Arrange: mode "slow" answers 30× later than "fast", so the first look (after two rounds) settles the three
+        // comparisons (mean, p99, req/s) as differences unless the machine is very noisy: the run then stops at 4
+        // series of the 8 that auto:4 allows. Either way the run must stop exactly when the look says settled.
         var step = Scenario.Create("wait", async ctx =>
         {
             await Task.Delay(ctx.Target?.Port == 2 ? 60 : 2, ctx.CancellationToken);
@@ -97,14 +98,23 @@ public sealed class ScenarioAppTests
 
         // Assert
         Assert.True(exitCode == 0, text);
-        Assert.True(text.Contains("repeat auto, after round 2 of at most 4: 3 of 3 comparisons settled; stopping.", StringComparison.Ordinal), text);
         var folder = HarnessRun.RunFolder(output);
         var run = RawRunReader.Read(folder);
-        Assert.Equal(4, run.Manifest.RepeatUntilSettled);
-        Assert.Equal([(1, "fast"), (1, "slow"), (2, "slow"), (2, "fast")], run.Manifest.Series.Select(s => (s.Round, s.Mode)));
         var summary = File.ReadAllText(Path.Combine(folder, "summary.md"));
-        Assert.Contains("Repeated until settled: 2 of at most 4 rounds; all 3 comparisons settled", summary, StringComparison.Ordinal);
+        Assert.Equal(4, run.Manifest.RepeatUntilSettled);
         Assert.Contains("slow ÷ fast mean: ", summary, StringComparison.Ordinal);
+        if (text.Contains("repeat auto, after round 2 of at most 4: 3 of 3 comparisons settled; stopping.", StringComparison.Ordinal))
+        {
+            Assert.Equal([(1, "fast"), (1, "slow"), (2, "slow"), (2, "fast")], run.Manifest.Series.Select(s => (s.Round, s.Mode)));
+            Assert.Contains("Repeated until settled: 2 of at most 4 rounds; all 3 comparisons settled", summary, StringComparison.Ordinal);
+        }
+        else
+        {
+            // A look that left a comparison open runs the last two rounds, and the report names what stayed open.
+            Assert.True(text.Contains("repeat auto, after round 2 of at most 4: ", StringComparison.Ordinal) && text.Contains("; another two rounds.", StringComparison.Ordinal), text);
+            Assert.Equal(8, run.Manifest.Series.Count);
+            Assert.Contains("Repeated until settled: 4 of at most 4 rounds", summary, StringComparison.Ordinal);
+        }
     }
 
     [Theory]
