@@ -117,6 +117,7 @@ public sealed class SequentialRuleTests(ITestOutputHelper output)
         Assert.Equal(Settlement.Differs, first.Settlement);
         Assert.Equal(Settlement.Differs, second.Settlement);
         Assert.True(second.Estimate.Low >= first.Estimate.Low && second.Estimate.High <= first.Estimate.High);
+        Assert.Equal(2, second.Rounds);
     }
 
     [Theory]

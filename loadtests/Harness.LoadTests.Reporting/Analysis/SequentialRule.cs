@@ -66,7 +66,8 @@ public sealed record SequentialRule(int MaxRounds, double Confidence = Sequentia
 
         // What is carried holds at the overall confidence: every look so far at 1 − α ÷ looks, so together at ≥ 1 − α.
         var combined = previous is null ? now with { Confidence = Confidence } : previous.Estimate.Intersect(now, Confidence);
-        return new SettledRatio(combined, SettlementOf(combined), rounds);
+        // A settled comparison keeps the round it settled at: later looks only narrow its interval.
+        return new SettledRatio(combined, SettlementOf(combined), previous is { IsSettled: true } ? previous.Rounds : rounds);
     }
 
     private static Settlement SettlementOf(RatioEstimate estimate) =>
@@ -76,7 +77,7 @@ public sealed record SequentialRule(int MaxRounds, double Confidence = Sequentia
 }
 
 /// <summary>A comparison after a look: its ratio, the interval carried so far, and where that leaves it.</summary>
-/// <param name="Rounds">Rounds completed at this look.</param>
+/// <param name="Rounds">Rounds completed at the look that settled it, or at the last look while it is unsettled.</param>
 public sealed record SettledRatio(RatioEstimate Estimate, Settlement Settlement, int Rounds)
 {
     public bool IsSettled => Settlement != Settlement.Unsettled;

@@ -34,7 +34,7 @@ public static class SettlementText
         ArgumentNullException.ThrowIfNull(settlement);
         return settlement.Comparisons.Select(c => $"{Name(c)}: " + (c.Result is not { } r
             ? "not judged (a figure of 0 or a side not measured)"
-            : $"{Format.Ratio(r.Estimate.Ratio)} ({Format.Ratio(r.Estimate.Low)}–{Format.Ratio(r.Estimate.High)}), {Verdict(r.Settlement)} (after {r.Rounds} rounds)"));
+            : $"{Format.Ratio(r.Estimate.Ratio)} ({Format.Ratio(r.Estimate.Low)}–{Format.Ratio(r.Estimate.High)}), {Verdict(r.Settlement)} ({(r.IsSettled ? "settled after" : "after")} {r.Rounds} rounds)"));
     }
 
     private static string Name(SettledComparison c) => $"{c.Title} {c.Label} {ModeFigures.Name(c.Figure)}";
