@@ -151,7 +151,8 @@ public static class ModeComparison
         return series.Repetition > 0 && series.Id.EndsWith(suffix, StringComparison.Ordinal) ? series.Id[..^suffix.Length] : series.Id;
     }
 
-    private static int ModeOrder(IReadOnlyList<string> modes, string mode)
+    /// <summary>The place of <paramref name="mode"/> in the run's modes, case-insensitively; after them all when it is not one.</summary>
+    internal static int ModeOrder(IReadOnlyList<string> modes, string mode)
     {
         for (var i = 0; i < modes.Count; i++)
         {

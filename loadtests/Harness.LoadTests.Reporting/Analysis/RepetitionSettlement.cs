@@ -69,8 +69,17 @@ public sealed record RepetitionSettlement(SequentialRule Rule, int Rounds, IRead
     }
 
     // Rounds every arm of the group finished: a round cut short by an interruption is not looked at.
-    private static int CompleteRounds(IEnumerable<List<SeriesSummary>> arms) =>
-        arms.Min(arm => Enumerable.Range(1, int.MaxValue - 1).TakeWhile(r => arm.Any(s => s.Series.Round == r)).Count());
+    private static int CompleteRounds(IEnumerable<List<SeriesSummary>> arms) => arms.Min(arm =>
+    {
+        var rounds = arm.Select(s => s.Series.Round).ToHashSet();
+        var complete = 0;
+        while (rounds.Contains(complete + 1))
+        {
+            complete++;
+        }
+
+        return complete;
+    });
 
     private static IEnumerable<(string Label, List<SeriesSummary> Value, List<SeriesSummary> Baseline)> Pairs(
         Dictionary<(string Mode, int Slot), List<SeriesSummary>> arms, IReadOnlyList<string> modes)
@@ -85,7 +94,7 @@ public sealed record RepetitionSettlement(SequentialRule Rule, int Rounds, IRead
         }
 
         var single = arms.Keys.Where(k => !twice.Contains(k.Mode))
-            .OrderBy(k => IndexOf(modes, k.Mode)).ToList();
+            .OrderBy(k => ModeComparison.ModeOrder(modes, k.Mode)).ToList();
         if (single.Count < 2)
         {
             yield break;
@@ -96,18 +105,5 @@ public sealed record RepetitionSettlement(SequentialRule Rule, int Rounds, IRead
         {
             yield return ($"{arm.Mode} ÷ {baseline.Mode}", arms[arm], arms[baseline]);
         }
-    }
-
-    private static int IndexOf(IReadOnlyList<string> modes, string mode)
-    {
-        for (var i = 0; i < modes.Count; i++)
-        {
-            if (string.Equals(modes[i], mode, StringComparison.OrdinalIgnoreCase))
-            {
-                return i;
-            }
-        }
-
-        return modes.Count;
     }
 }

@@ -195,16 +195,10 @@ public static class StackComparison
         return [.. summaries
             .GroupBy(s => (Operation: s.Series.Operation.ToLowerInvariant(), Mode: s.Series.Mode.ToLowerInvariant()))
             .OrderBy(g => operations.FindIndex(o => string.Equals(o, g.Key.Operation, StringComparison.OrdinalIgnoreCase)))
-            .ThenBy(g => ModeOrder(modes, g.Key.Mode))
+            .ThenBy(g => ModeComparison.ModeOrder(modes, g.Key.Mode))
             .Select(g => (g.First().Series.Operation, g.First().Series.Mode, (IReadOnlyDictionary<string, IReadOnlyList<SeriesSummary>>)g
                 .GroupBy(s => s.Series.Stack.ToLowerInvariant())
                 .Where(s => s.Count() == 1 || s.All(r => r.Series.Repetition > 0))
                 .ToDictionary(s => s.Key, s => (IReadOnlyList<SeriesSummary>)[.. s.OrderBy(r => r.Series.Repetition)], StringComparer.Ordinal)))];
-    }
-
-    private static int ModeOrder(IReadOnlyList<string> modes, string mode)
-    {
-        var index = modes.Select(m => m.ToLowerInvariant()).ToList().IndexOf(mode);
-        return index < 0 ? modes.Count : index;
     }
 }
