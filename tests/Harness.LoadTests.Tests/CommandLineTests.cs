@@ -42,6 +42,18 @@ public sealed class CommandLineTests
         Assert.Empty(Directory.GetDirectories(output));
     }
 
+    [Fact]
+    public async Task RepeatAuto_WithOneModeListedOnce_ExitsWithCode2_AndSaysHowToMakeAComparison()
+    {
+        var output = HarnessRun.TempFolder();
+
+        var (exitCode, text) = await HarnessRun.InvokeAsync("run", "--repeat", "auto", "--modes", "iocp", "--output", output);
+
+        Assert.Equal(2, exitCode);
+        Assert.Contains("--repeat auto settles comparisons, and iocp alone gives none: give two modes or more, or one mode twice for an A/A run (e.g. --modes iocp,iocp).", text, StringComparison.Ordinal);
+        Assert.Empty(Directory.GetDirectories(output));
+    }
+
     [Theory]
     [InlineData(new string[0], "harness run")]
     [InlineData(new[] { "--modes", "iocp" }, "harness run --modes iocp")]

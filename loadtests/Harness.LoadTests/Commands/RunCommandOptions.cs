@@ -165,6 +165,11 @@ internal sealed class RunCommandOptions
         }
 
         var (repeat, untilSettled) = ParseRepeat(parse.GetValue(Repeat)!);
+        if (untilSettled && modes.Count < 2)
+        {
+            throw new UsageException(
+                $"--repeat auto settles comparisons, and {string.Join(", ", modes)} alone gives none: give two modes or more, or one mode twice for an A/A run (e.g. --modes {modes.FirstOrDefault() ?? "threadpool"},{modes.FirstOrDefault() ?? "threadpool"}).");
+        }
 
         var settings = new OperationSettings(
             parse.GetValue(Iterations), parse.GetValue(Fanout), parse.GetValue(DelayMs), parse.GetValue(Style)!, parse.GetValue(Parallelism));
