@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The runner's own cost (issue 11 §2): is the harness the bottleneck it claims to measure?
+# The runner's own cost: is the harness the bottleneck it claims to measure?
 # On the same running service, endpoint and concurrency, one after another in a balanced order (T, H, P, then P, H, T…),
 # it loads Compute(iterations=1) with load tools and with the harness, and prints each run's req/s, the load
 # process's CPU seconds per 1,000 requests, the connections it held, and per stack the ratio harness ÷ each tool.
@@ -16,18 +16,17 @@
 # The services and every load process share this machine's cores: the figures say how the runner compares with
 # a C client under the same conditions, not what the service could do alone.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-root=$(pwd)
+source "$(dirname "$0")/lib/common.sh"
+cd "$root"
 
 concurrency=32 duration=15 warm_up=10 repeat=2 stacks=grpc,soap mode=threadpool wrk_threads=1 baseline="" harness_args=""
-number() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || { echo "error: $1 '$2': takes a whole number of 1 or more." >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case "$1" in
-    --concurrency) number "$1" "${2:-}"; concurrency=$2; shift 2 ;;
-    --duration) number "$1" "${2:-}"; duration=$2; shift 2 ;;
-    --warm-up) number "$1" "${2:-}"; warm_up=$2; shift 2 ;;
-    --repeat) number "$1" "${2:-}"; repeat=$2; shift 2 ;;
-    --wrk-threads) number "$1" "${2:-}"; wrk_threads=$2; shift 2 ;;
+    --concurrency) whole_number "$1" "${2:-}"; concurrency=$2; shift 2 ;;
+    --duration) whole_number "$1" "${2:-}"; duration=$2; shift 2 ;;
+    --warm-up) whole_number "$1" "${2:-}"; warm_up=$2; shift 2 ;;
+    --repeat) whole_number "$1" "${2:-}"; repeat=$2; shift 2 ;;
+    --wrk-threads) whole_number "$1" "${2:-}"; wrk_threads=$2; shift 2 ;;
     --stacks) stacks=${2:-}; shift 2 ;;
     --mode) mode=${2:-}; shift 2 ;;
     --baseline) baseline=${2:-}; shift 2 ;;
@@ -68,11 +67,11 @@ if [ -z "$baseline" ] && [[ ",$stacks," == *,soap,* ]] && ! command -v autocanno
 fi
 
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-build_log=$(dotnet build "$root/loadtests/Harness.LoadTests" -c Release -warnaserror --nologo -v quiet 2>&1) || { echo "$build_log" >&2; exit 1; }
-bin="$root/loadtests/Harness.LoadTests/bin/Release/net10.0"
+build_release "$root/loadtests/Harness.LoadTests" || exit 1
+bin="$runner_out"
 if [ -n "$baseline" ]; then
   baseline=$(cd "$baseline" && pwd)
-  build_log=$(dotnet build "$baseline/loadtests/Harness.LoadTests" -c Release -warnaserror --nologo -v quiet 2>&1) || { echo "$build_log" >&2; exit 1; }
+  build_release "$baseline/loadtests/Harness.LoadTests" || exit 1
   baseline_bin="$baseline/loadtests/Harness.LoadTests/bin/Release/net10.0"
 fi
 
