@@ -44,6 +44,7 @@ public sealed class LocalProcess : IAsyncDisposable
     private readonly string _assemblyName;
     private readonly string[] _args;
     private readonly IReadOnlyList<KeyValuePair<string, string>> _environment;
+    private readonly CpuAffinity? _affinity;
 
     static LocalProcess()
     {
@@ -52,13 +53,14 @@ public sealed class LocalProcess : IAsyncDisposable
     }
 
     private LocalProcess(
-        string name, string assemblyName, string[] args, IReadOnlyList<KeyValuePair<string, string>> environment,
+        string name, string assemblyName, string[] args, IReadOnlyList<KeyValuePair<string, string>> environment, CpuAffinity? affinity,
         Process process, Uri address, Uri adminAddress, Uri metricsAddress)
     {
         Name = name;
         _assemblyName = assemblyName;
         _args = args;
         _environment = environment;
+        _affinity = affinity;
         _process = process;
         Address = address;
         AdminAddress = adminAddress;
@@ -104,13 +106,14 @@ public sealed class LocalProcess : IAsyncDisposable
     /// <param name="assemblyName">A service assembly copied beside the runner, e.g. <c>Harness.SoapService</c>.</param>
     /// <param name="environment">Variables set for the service alone; by default those this process was given for its
     /// services (<see cref="ServiceEnvironment"/>).</param>
+    /// <param name="affinity">The processors the service may run on; null: those this process may run on.</param>
     /// <exception cref="InvalidOperationException">The service exited or was not healthy in time; the message carries its output.</exception>
     public static Task<LocalProcess> StartAsync(
         string name, string assemblyName, IEnumerable<string> args, CancellationToken cancellationToken,
-        IReadOnlyList<KeyValuePair<string, string>>? environment = null)
+        IReadOnlyList<KeyValuePair<string, string>>? environment = null, CpuAffinity? affinity = null)
     {
         var ports = LoopbackPorts.Free(3);
-        return StartOnAsync(name, assemblyName, [.. args], environment ?? ServiceEnvironment.Current(), ports, cancellationToken);
+        return StartOnAsync(name, assemblyName, [.. args], environment ?? ServiceEnvironment.Current(), affinity, ports, cancellationToken);
     }
 
     /// <summary>
@@ -132,12 +135,12 @@ public sealed class LocalProcess : IAsyncDisposable
             throw new InvalidOperationException($"{Name} still runs on {Address}; kill it before starting it again.");
         }
 
-        return await StartOnAsync(Name, _assemblyName, _args, _environment, [Address.Port, AdminAddress.Port, MetricsAddress.Port], cancellationToken);
+        return await StartOnAsync(Name, _assemblyName, _args, _environment, _affinity, [Address.Port, AdminAddress.Port, MetricsAddress.Port], cancellationToken);
     }
 
     private static async Task<LocalProcess> StartOnAsync(
-        string name, string assemblyName, string[] args, IReadOnlyList<KeyValuePair<string, string>> environment, int[] ports,
-        CancellationToken cancellationToken)
+        string name, string assemblyName, string[] args, IReadOnlyList<KeyValuePair<string, string>> environment, CpuAffinity? affinity,
+        int[] ports, CancellationToken cancellationToken)
     {
         var (port, adminPort, metricsPort) = (ports[0], ports[1], ports[2]);
         var assembly = Path.Combine(AppContext.BaseDirectory, assemblyName + ".dll");
@@ -146,7 +149,7 @@ public sealed class LocalProcess : IAsyncDisposable
             throw new FileNotFoundException($"{assemblyName}.dll is not beside this program; reference its project so the build copies it here.", assembly);
         }
 
-        string[] command = ["dotnet", assembly, $"--Listen:Port={port}", $"--Listen:AdminPort={adminPort}", $"--Listen:MetricsPort={metricsPort}", "--Serilog:MinimumLevel:Default=Warning", .. args];
+        string[] command = [.. affinity?.CommandPrefix ?? [], "dotnet", assembly, $"--Listen:Port={port}", $"--Listen:AdminPort={adminPort}", $"--Listen:MetricsPort={metricsPort}", "--Serilog:MinimumLevel:Default=Warning", .. args];
         var watched = !OperatingSystem.IsWindows();
         var start = new ProcessStartInfo(watched ? "/bin/sh" : command[0])
         {
@@ -172,7 +175,7 @@ public sealed class LocalProcess : IAsyncDisposable
         }
 
         var process = new Process { StartInfo = start };
-        var local = new LocalProcess(name, assemblyName, args, environment, process, new Uri($"http://127.0.0.1:{port}/"), new Uri($"http://127.0.0.1:{adminPort}/"), new Uri($"http://127.0.0.1:{metricsPort}/"));
+        var local = new LocalProcess(name, assemblyName, args, environment, affinity, process, new Uri($"http://127.0.0.1:{port}/"), new Uri($"http://127.0.0.1:{adminPort}/"), new Uri($"http://127.0.0.1:{metricsPort}/"));
         process.OutputDataReceived += (_, e) => local.Append(e.Data);
         process.ErrorDataReceived += (_, e) => local.Append(e.Data);
         process.Start();

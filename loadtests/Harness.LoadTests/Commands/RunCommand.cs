@@ -68,7 +68,7 @@ internal static class RunCommand
     internal static ITargetProvider TargetsFor(IAnsiConsole console, RunOptions run) =>
         run.Targets.Count > 0 ? new ExternalTargets(run.Targets)
         : run.UserScenarios.Count > 0 ? new NoTargets()
-        : new LocalTargets(run.Stacks, message => console.MarkupLineInterpolated($"[grey]{message}[/]"));
+        : new LocalTargets(run.Stacks, message => console.MarkupLineInterpolated($"[grey]{message}[/]"), run.ServiceAffinity);
 
     /// <summary>Runs the orchestrator; <paramref name="afterRun"/> runs only when it returned (whatever its exit code).</summary>
     internal static async Task<int> OrchestrateAsync(

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.CommandLine;
 using Harness.Agreements;
 using Harness.LoadTests.Common;
+using Harness.LoadTests.Hosting;
 using Harness.LoadTests.Profiles;
 using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Running;
@@ -46,6 +47,8 @@ internal sealed class RunCommandOptions
 
     public Option<string[]> Targets { get; } = new("--target") { Description = "A running service instead of local ones: soap=http://host:port or grpc=http://host:port, then [,metrics=http://host:port][,mode=name]. Repeatable; targets with different mode= run one mode after another, compared in one report.", AllowMultipleArgumentsPerToken = false };
 
+    public Option<string?> ServiceCpus { get; } = new("--service-cpus") { Description = "Run the local stub and services on these processors alone (taskset's list: 1, 0-1, 0,2); the services then see that many processors. Local services only." };
+
     public Option<string> ModeLabel { get; } = new("--mode-label") { Description = "What to call the mode of external targets that have no mode= of their own.", DefaultValueFactory = _ => "external" };
 
     public Option<int> Iterations { get; } = new("--iterations") { Description = "Compute: loop count per call.", DefaultValueFactory = _ => OperationSettings.Default.Iterations };
@@ -80,7 +83,7 @@ internal sealed class RunCommandOptions
     /// <summary>Every option of <c>run</c>, in the order of its help; <see cref="RunConfigFile"/> takes its keys from them.</summary>
     public IReadOnlyList<Option> All =>
     [
-        Config, Profile, TimeScale, Duration, Users, Rate, Stacks, Operations, Modes, Repeat, Targets, ModeLabel,
+        Config, Profile, TimeScale, Duration, Users, Rate, Stacks, Operations, Modes, Repeat, Targets, ModeLabel, ServiceCpus,
         .. Calls.All, Iterations, Fanout, DelayMs, Style, Parallelism, MaxFailures, Assertions, Output, Live, MetricsPort, Measurement.WarmUp, Measurement.Backoff,
     ];
 
@@ -206,6 +209,7 @@ internal sealed class RunCommandOptions
             EffectiveConfig = RunConfigFile.Effective(parse, this),
             CallRequest = call,
             SoapClient = Calls.BindSoapClient(parse, call),
+            ServiceAffinity = BindServiceCpus(parse, localServices: targets.Count == 0 && UserScenarios.Count == 0),
             UserScenarios = [.. UserScenarios.Where(s => operations.Contains(s.Name))],
         };
     }
@@ -223,6 +227,38 @@ internal sealed class RunCommandOptions
             ? [.. List(parse.GetValue(Operations)!, "--operations", names).Select(p => names.First(n => string.Equals(n, p, StringComparison.OrdinalIgnoreCase)))]
             : names;
     }
+
+    /// <summary><c>--service-cpus</c>, checked: a processor list of this machine, for services the runner starts, with taskset at hand.</summary>
+    private CpuAffinity? BindServiceCpus(ParseResult parse, bool localServices)
+    {
+        if (parse.GetValue(ServiceCpus) is not { } list)
+        {
+            return null;
+        }
+
+        if (!localServices)
+        {
+            throw new UsageException("--service-cpus places the services the runner starts; with --target (or an app's own scenarios) they run elsewhere: pin them there (compose's cpuset, a Kubernetes CPU manager policy).");
+        }
+
+        if (!OperatingSystem.IsLinux() || !OnPath("taskset"))
+        {
+            throw new UsageException("--service-cpus starts the services under taskset (util-linux), which this machine lacks: on Debian, apt-get install util-linux.");
+        }
+
+        try
+        {
+            return CpuAffinity.Parse(list, CpuAffinity.OnlineProcessors());
+        }
+        catch (FormatException ex)
+        {
+            throw new UsageException($"--service-cpus {ex.Message}");
+        }
+    }
+
+    private static bool OnPath(string program) =>
+        (Environment.GetEnvironmentVariable("PATH") ?? "").Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
+            .Any(folder => File.Exists(Path.Combine(folder, program)));
 
     private static void ValidateSettings(OperationSettings settings)
     {

@@ -1,3 +1,4 @@
+using Harness.LoadTests.Hosting;
 using Harness.LoadTests.Profiles;
 using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Scenarios;
@@ -32,6 +33,9 @@ internal sealed partial record RunOptions(
 
     /// <summary>How each series is measured: its warm-up, the backoff after connection failures.</summary>
     public MeasurementSettings Measurement { get; init; } = MeasurementSettings.Default;
+
+    /// <summary><c>--service-cpus</c>: the processors the local stub and services run on; null: wherever the runner may.</summary>
+    public CpuAffinity? ServiceAffinity { get; init; }
 
     /// <summary><c>--live</c>: serve a page charting the current series while the run lasts.</summary>
     public bool Live { get; init; }

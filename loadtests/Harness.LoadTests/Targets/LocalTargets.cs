@@ -9,8 +9,9 @@ namespace Harness.LoadTests.Targets;
 /// mode at a time so that no two modes compete for the cores. While a series runs it watches the service: one that
 /// exits (a crash, the kernel's OOM killer) is a <c>target-down</c> event naming its exit code and its last words, so
 /// the report says why every later request failed instead of leaving a wall of connection errors unexplained.
+/// With <c>--service-cpus</c> the stub and the services run on those processors alone (<see cref="CpuAffinity"/>).
 /// </summary>
-internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> log) : ITargetProvider, ISeriesWatcher
+internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> log, CpuAffinity? affinity = null) : ITargetProvider, ISeriesWatcher
 {
     // Written only between series (acquire, release), read by the watcher during one.
     private readonly Dictionary<string, List<(ServiceTarget Target, LocalProcess Process)>> _byMode = [];
@@ -26,7 +27,7 @@ internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> 
             }
 
             log("starting the third-party stub");
-            _stub = await LocalProcess.StartAsync("stub", "Harness.ThirdPartyStub", [], cancellationToken);
+            _stub = await LocalProcess.StartAsync("stub", "Harness.ThirdPartyStub", [], cancellationToken, affinity: affinity);
         }
 
         var started = new List<(ServiceTarget Target, LocalProcess Process)>();
@@ -34,12 +35,13 @@ internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> 
         var targets = new List<ServiceTarget>();
         foreach (var stack in stacks)
         {
-            log($"starting the {stack} service in {mode} mode");
+            log(affinity is null ? $"starting the {stack} service in {mode} mode" : $"starting the {stack} service in {mode} mode on processors {affinity.List}");
             var service = await LocalProcess.StartAsync(
                 $"{stack} ({mode})",
                 stack == Stacks.Soap ? "Harness.SoapService" : "Harness.GrpcService",
                 [SchedulingModes.ModeArgument(mode), $"--ThirdParty:BaseAddress={_stub.Address}"],
-                cancellationToken);
+                cancellationToken,
+                affinity: affinity);
             var target = new ServiceTarget(stack, mode, service.Address, service.MetricsAddress);
             started.Add((target, service));
             targets.Add(target);
