@@ -52,6 +52,12 @@ public sealed record SeriesPairing(
     public IReadOnlyList<string> Differences { get; init; } = [];
 
     /// <summary>
+    /// Run B's compared series (a mode's repetitions together) judged against run A's: what the console's marks
+    /// follow (<see cref="MultiRunComparison"/>, docs/compare.md "The verdict").
+    /// </summary>
+    public IReadOnlyList<ModeJudgement> ByMode { get; init; } = [];
+
+    /// <summary>
     /// Matches series by id first, then the rest by stack + operation + mode (so a renamed target still pairs up);
     /// series left over are listed as present in one run only.
     /// </summary>
