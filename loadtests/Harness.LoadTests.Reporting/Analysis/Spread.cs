@@ -95,7 +95,10 @@ public enum RatioVerdict
     /// <summary>Its interval holds 1 (or the noise could not be measured): the run cannot tell the two modes apart.</summary>
     WithinNoise,
 
-    /// <summary>Neither mode was repeated: one process each, so nothing tells the difference from noise; never coloured.</summary>
+    /// <summary>
+    /// Neither mode was repeated: one process each, so nothing tells the difference from noise; never coloured. Across
+    /// runs also one process against repetitions whose noise cannot be measured.
+    /// </summary>
     SingleRun,
 
     /// <summary>Not measured in one of the two modes.</summary>
