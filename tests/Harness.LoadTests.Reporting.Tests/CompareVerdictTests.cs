@@ -99,6 +99,7 @@ public sealed class CompareVerdictTests(ITestOutputHelper output)
         Assert.Contains("grpc-compute-iocp  mean        +19.6 %  +14.8 % to +24.6 %  worse !", lines);
         Assert.Contains("                   error rate    0.0 %  —                   within noise", lines);
         Assert.Contains(lines, l => l.StartsWith("'!' marks a figure whose mode (its repetitions together) is worse than in A beyond the noise", StringComparison.Ordinal));
+        Assert.Contains("<td class=\"worse\">+19.6 % (+14.8 % to +24.6 %)</td>", ComparisonHtml.Render(comparison), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -126,6 +127,7 @@ public sealed class CompareVerdictTests(ITestOutputHelper output)
         Assert.DoesNotContain(" !", text, StringComparison.Ordinal);
         Assert.Contains("| mean ms | 100 | 150 | +50.0 % single run |", markdown, StringComparison.Ordinal);
         Assert.Contains("**pass**: no series has its mean or p99 worse than in run A by more than 5 % beyond the noise. Not judged: 2 figures of a single run", markdown, StringComparison.Ordinal);
+        Assert.Contains("<td>+50.0 % single run</td>", ComparisonHtml.Render(comparison), StringComparison.Ordinal);
     }
 
     private static bool Flagged(ModeRatio ratio) => ratio.Verdict is RatioVerdict.Better or RatioVerdict.Worse;
