@@ -7,7 +7,10 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="LowerIsBetter">True for latency, errors and context switches; false for throughput.</param>
 public sealed record MetricChange(string Metric, double? Before, double? After, double? PercentChange, bool LowerIsBetter)
 {
-    /// <summary>True when B is worse than A by more than <paramref name="tolerancePercent"/>.</summary>
+    /// <summary>
+    /// True when B is worse than A by more than <paramref name="tolerancePercent"/>: this series' own change, without
+    /// noise. <c>harness compare</c> marks by the mode's verdict instead (<see cref="SeriesPairing.ByMode"/>).
+    /// </summary>
     public bool IsRegression(double tolerancePercent = 0)
     {
         if (PercentChange is { } p)
