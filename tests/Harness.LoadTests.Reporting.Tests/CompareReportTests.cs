@@ -42,16 +42,17 @@ public sealed class CompareReportTests : IDisposable
         var failed = ComparisonWriter.Run([a, worse], Path.Combine(_directory, "worse"), failOnRegressionPercent: 5);
         var passed = ComparisonWriter.Run([a, noisy], Path.Combine(_directory, "noisy"), failOnRegressionPercent: 5);
 
-        // worse: medians 122 ÷ 102 = +19.6 %; its spread 120 ÷ 104 to 124 ÷ 100 is all worse, at least +15.4 %.
+        // worse: medians 122 ÷ 102 = +19.6 %; the 95 % interval from both runs' noise is all worse, at least +14.8 %.
         Assert.Equal(ComparisonWriter.ExitRegression, failed.ExitCode);
         Assert.Equal(["mean", "p99"], failed.Regressions.Select(r => ModeFigures.Name(r.Figure.Figure)));
         var p99 = failed.Regressions[1].Figure;
         Assert.Equal(122.0 / 102 * 100 - 100, p99.DeltaPercent!.Value, 9);
-        Assert.Equal(120.0 / 104 * 100 - 100, p99.WorseBeyondNoisePercent!.Value, 9);
+        var interval = RepetitionNoise.Across([[100, 102, 104]], [[120, 122, 124]])!.Ratio([120, 122, 124], [100, 102, 104], ModeRatio.Confidence)!;
+        Assert.Equal((interval.Low - 1) * 100, p99.WorseBeyondNoisePercent!.Value, 9);
         Assert.StartsWith("Regression gate: FAIL", failed.GateLines[0], StringComparison.Ordinal);
         Assert.True(File.Exists(failed.Files!.Html));
 
-        // noisy: median 110 is +7.8 %, but its spread 95 ÷ 104 to 125 ÷ 100 crosses no change.
+        // noisy: median 110 is +7.8 %, but its interval holds no change.
         Assert.Equal(ComparisonWriter.ExitOk, passed.ExitCode);
         Assert.Empty(passed.Regressions);
         var noise = MultiRunComparison.Build([a, noisy]).Series.Single().Against[1]!.Single(f => f.Figure == ModeFigure.P99);
@@ -60,14 +61,32 @@ public sealed class CompareReportTests : IDisposable
     }
 
     [Fact]
-    public void Without_repetitions_the_change_itself_is_judged()
+    public void A_single_run_on_both_sides_is_not_judged_and_the_gate_says_so()
     {
+        // Arrange
         var a = RunOf("a", 100);
 
-        Assert.Equal(ComparisonWriter.ExitRegression, ComparisonWriter.Run([a, RunOf("b", 106)], _directory, 5).ExitCode);
-        Assert.Equal(ComparisonWriter.ExitOk, ComparisonWriter.Run([a, RunOf("c", 104)], _directory, 5).ExitCode);
-        Assert.Equal(ComparisonWriter.ExitOk, ComparisonWriter.Run([a, RunOf("d", 80)], _directory, 5).ExitCode);
-        Assert.Equal(ComparisonWriter.ExitRegression, ComparisonWriter.Run([a, RunOf("c", 104), RunOf("b", 106)], _directory, 5).ExitCode);
+        // Act
+        var single = ComparisonWriter.Run([a, RunOf("b", 150)], _directory, 5);
+
+        // Assert: +50 %, but nothing says how far two processes of one build would be apart.
+        Assert.Equal(ComparisonWriter.ExitOk, single.ExitCode);
+        Assert.Empty(single.Regressions);
+        Assert.Contains("Not judged: 2 figures of a single run", single.GateLines[0], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_single_run_against_repetitions_is_judged_on_the_repetitions_noise()
+    {
+        var a = RunOf("a", 100, 102, 104);
+
+        // 120 against 100, 102, 104: the interval from A's noise (s ≈ 2 %, 2 degrees of freedom) starts at +6.7 %.
+        var worse = ComparisonWriter.Run([a, RunOf("b", 120)], _directory, 5);
+        var close = ComparisonWriter.Run([a, RunOf("c", 106)], _directory, 5);
+
+        Assert.Equal(ComparisonWriter.ExitRegression, worse.ExitCode);
+        Assert.Equal(ComparisonWriter.ExitOk, close.ExitCode);
+        Assert.Equal(ComparisonWriter.ExitRegression, ComparisonWriter.Run([a, RunOf("c", 106), RunOf("b", 120)], _directory, 5).ExitCode);
     }
 
     [Fact]

@@ -4,29 +4,33 @@ namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>
 /// One figure of a compared series in one run against run A: the change of the medians over the repetitions, with
-/// its spread when either run repeated the series (<see cref="ModeRatio"/>: this run's low ÷ A's high to its high ÷ A's low).
+/// the 95 % interval of <see cref="ModeRatio.AcrossRuns"/> when either run repeated it and the noise of both runs'
+/// repetitions could be measured (docs/compare.md, "The verdict").
 /// </summary>
 public sealed record ComparedFigure(ModeFigure Figure, Spread? Baseline, Spread? Value, ModeRatio Ratio)
 {
     /// <summary>(this run − A) ÷ A of the medians, in %; null when either was not measured or A is 0 and this is not.</summary>
     public double? DeltaPercent => Ratio.Median is { } r ? (r - 1) * 100 : null;
 
-    /// <summary>The spread of <see cref="DeltaPercent"/>, in %; null ends are unbounded (A's low bound is 0).</summary>
+    /// <summary>The 95 % interval of <see cref="DeltaPercent"/>, in % (equal to it when there is none).</summary>
     public (double? Low, double? High) DeltaSpread => (Ratio.Low is { } l ? (l - 1) * 100 : null, Ratio.High is { } h ? (h - 1) * 100 : null);
 
     /// <summary>
-    /// How much worse than A this run is beyond its noise, in %: the change at the spread's end nearest to no change
-    /// (the median's change without repetitions); 0 or less when not worse. Null when not measured.
+    /// How much worse than A this run is beyond its noise, in %: the change at the interval's end nearest to no change;
+    /// 0 or less when not worse. Null without an interval (a single run, noise not measured) or when not measured.
     /// </summary>
     public double? WorseBeyondNoisePercent
     {
         get
         {
             var lowerIsBetter = ModeFigures.LowerIsBetter(Figure);
-            var bound = Ratio.HasSpread ? (lowerIsBetter ? Ratio.Low : Ratio.High) : Ratio.Median;
+            var bound = Ratio.HasSpread ? (lowerIsBetter ? Ratio.Low : Ratio.High) : null;
             return bound is { } b ? (lowerIsBetter ? b - 1 : 1 - b) * 100 : null;
         }
     }
+
+    /// <summary>Marked worse than A: the interval excludes no change and the change is more than 5 % for the worse.</summary>
+    public bool IsWorse => Ratio.Verdict == RatioVerdict.Worse;
 }
 
 /// <summary>
@@ -43,6 +47,14 @@ public sealed record ComparedSeries(string Key, string Stack, string Operation, 
 /// <summary>A compared series whose mean or p99 got worse than in run A by more than the gate allows, beyond its noise.</summary>
 public sealed record Regression(string SeriesKey, string RunId, ComparedFigure Figure);
 
+/// <summary>One compared series of a run judged against run A's (<see cref="ComparedSeries.Against"/>), for the console.</summary>
+/// <param name="SeriesIds">The run's series of this key (its repetitions).</param>
+public sealed record ModeJudgement(string Key, IReadOnlyList<string> SeriesIds, IReadOnlyList<ComparedFigure> Figures)
+{
+    /// <summary>The figure's judgement; null when it is not one of <see cref="MultiRunComparison.JudgedFigures"/>.</summary>
+    public ComparedFigure? Of(ModeFigure figure) => Figures.FirstOrDefault(f => f.Figure == figure);
+}
+
 /// <summary>
 /// <c>harness compare RUN_A RUN_B [RUN_C…]</c>: every run against run A (docs/report.md, "Comparison report"), from one
 /// set of summaries per run, seen two ways: by mode, a mode's repetitions together with the figures' spread where runs
@@ -58,6 +70,9 @@ public sealed record MultiRunComparison(
         ModeFigure.Mean, ModeFigure.P50, ModeFigure.P90, ModeFigure.P99, ModeFigure.P999, ModeFigure.Max,
         ModeFigure.RequestsPerSecond, ModeFigure.ErrorRate, ModeFigure.ContextSwitchesPerRequest,
     ];
+
+    /// <summary>The figures judged against run A: those of the tables, and p99.99 for the console's marks.</summary>
+    public static IReadOnlyList<ModeFigure> JudgedFigures { get; } = [.. Figures, ModeFigure.P9999];
 
     /// <summary>Per run, in the order given: its gRPC ÷ SOAP (<see cref="StackComparison"/>); empty for a run of one stack.</summary>
     public IReadOnlyList<IReadOnlyList<StackPair>> Stacks { get; init; } = [];
@@ -82,7 +97,7 @@ public sealed record MultiRunComparison(
         var units = summaries.Select(r => r.GroupBy(s => ModeComparison.ModeIdOf(s.Series), StringComparer.Ordinal)
             .ToDictionary(g => g.Key, g => (IReadOnlyList<SeriesSummary>)[.. g.OrderBy(s => s.Series.Repetition)], StringComparer.Ordinal)).ToList();
         var keys = units.SelectMany(u => u.Keys).Distinct(StringComparer.Ordinal).ToList();
-        var series = new List<ComparedSeries>();
+        var paired = new List<ComparedSeries>();
         var taken = units.Select(_ => new HashSet<string>(StringComparer.Ordinal)).ToList();
         foreach (var key in keys)
         {
@@ -109,11 +124,16 @@ public sealed record MultiRunComparison(
             }
 
             var info = shape!;
-            series.Add(new ComparedSeries(key, info.Stack, info.Operation, info.Mode, byRun, [.. byRun.Select((r, i) => i == 0 || r.Count == 0 || byRun[0].Count == 0 ? null : Against(byRun[0], r))]));
+            paired.Add(new ComparedSeries(key, info.Stack, info.Operation, info.Mode, byRun, []));
         }
 
+        List<ComparedSeries> series = [.. paired.Select(s => s with { Against = [.. s.ByRun.Select((r, i) => i == 0 || r.Count == 0 || s.ByRun[0].Count == 0 ? null : Against(s, i, paired))] })];
+
         var differences = runs.Select((r, i) => i == 0 ? (IReadOnlyList<string>)[] : RunDifferences.Between(runs[0].Manifest, r.Manifest, Pairs(series, i))).ToList();
-        var pairings = runs.Skip(1).Select((r, i) => SeriesPairing.Of(runs[0], summaries[0], r, summaries[i + 1])).ToList();
+        var pairings = runs.Skip(1).Select((r, i) => SeriesPairing.Of(runs[0], summaries[0], r, summaries[i + 1]) with
+        {
+            ByMode = [.. series.Where(s => s.Against[i + 1] is not null).Select(s => new ModeJudgement(s.Key, [.. s.ByRun[i + 1].Select(x => x.Series.Id)], s.Against[i + 1]!))],
+        }).ToList();
         return new MultiRunComparison(runs, series, differences, pairings)
         {
             Stacks = [.. runs.Select((r, i) => StackComparison.Build(r.Manifest, summaries[i]))],
@@ -146,32 +166,46 @@ public sealed record MultiRunComparison(
         return null;
     }
 
-    /// <summary>Every compared series whose mean or p99 in a run is worse than in run A by more than <paramref name="percent"/> beyond its noise.</summary>
-    public IReadOnlyList<Regression> Regressions(double percent)
-    {
-        var found = new List<Regression>();
-        foreach (var unit in Series)
-        {
-            for (var i = 1; i < Runs.Count; i++)
-            {
-                found.AddRange((unit.Against[i] ?? [])
-                    .Where(f => GatedFigures.Contains(f.Figure) && f.WorseBeyondNoisePercent > percent)
-                    .Select(f => new Regression(unit.Key, Runs[i].Manifest.RunId, f)));
-            }
-        }
+    /// <summary>
+    /// Every compared series whose mean or p99 in a run is marked worse than in run A (<see cref="ComparedFigure.IsWorse"/>)
+    /// and, at its interval's end nearest no change, worse by more than <paramref name="percent"/>.
+    /// </summary>
+    public IReadOnlyList<Regression> Regressions(double percent) =>
+        [.. Gated().Where(p => p.Figure.IsWorse && p.Figure.WorseBeyondNoisePercent > percent).Select(p => new Regression(p.Key, p.RunId, p.Figure))];
 
-        return found;
+    /// <summary>The gated figures the gate cannot judge: a single run on either side with no noise to judge it by.</summary>
+    public IReadOnlyList<Regression> Unjudged() =>
+        [.. Gated().Where(p => p.Figure.Ratio.Verdict == RatioVerdict.SingleRun).Select(p => new Regression(p.Key, p.RunId, p.Figure))];
+
+    private IEnumerable<(string Key, string RunId, ComparedFigure Figure)> Gated() =>
+        from unit in Series
+        from i in Enumerable.Range(1, Runs.Count - 1)
+        from f in unit.Against[i] ?? []
+        where GatedFigures.Contains(f.Figure)
+        select (unit.Key, Runs[i].Manifest.RunId, f);
+
+    /// <summary>
+    /// Run <paramref name="run"/>'s figures of <paramref name="unit"/> against run A's, each judged on the noise of
+    /// both runs' repetitions of every mode of the unit's stack × operation (the scope the run report pools over).
+    /// </summary>
+    private static List<ComparedFigure> Against(ComparedSeries unit, int run, IReadOnlyList<ComparedSeries> all)
+    {
+        var group = all.Where(s => string.Equals(s.Stack, unit.Stack, StringComparison.OrdinalIgnoreCase)
+            && string.Equals(s.Operation, unit.Operation, StringComparison.OrdinalIgnoreCase)).ToList();
+        return
+        [
+            .. JudgedFigures.Select(f =>
+            {
+                var a = ValuesOf(unit.ByRun[0], f);
+                var b = ValuesOf(unit.ByRun[run], f);
+                var noise = RepetitionNoise.Across(group.Select(s => ValuesOf(s.ByRun[0], f)), group.Select(s => ValuesOf(s.ByRun[run], f)));
+                return new ComparedFigure(f, Spread.Of(a), Spread.Of(b), ModeRatio.AcrossRuns(b, a, noise, ModeFigures.LowerIsBetter(f)));
+            }),
+        ];
     }
 
-    private static List<ComparedFigure> Against(IReadOnlyList<SeriesSummary> baseline, IReadOnlyList<SeriesSummary> run) =>
-    [
-        .. Figures.Select(f =>
-        {
-            var a = Spread.Of(baseline.Select(s => ModeFigures.Read(s, f)).OfType<double>());
-            var b = Spread.Of(run.Select(s => ModeFigures.Read(s, f)).OfType<double>());
-            return new ComparedFigure(f, a, b, ModeRatio.Between(b, a, ModeFigures.LowerIsBetter(f)));
-        }),
-    ];
+    private static IReadOnlyList<double> ValuesOf(IReadOnlyList<SeriesSummary> series, ModeFigure figure) =>
+        [.. series.Select(s => ModeFigures.Read(s, figure)).OfType<double>()];
 
     private static IEnumerable<(SeriesInfo A, SeriesInfo B)> Pairs(IReadOnlyList<ComparedSeries> series, int run) =>
         series.Where(s => s.ByRun[0].Count > 0 && s.ByRun[run].Count > 0).Select(s => (s.ByRun[0][0].Series, s.ByRun[run][0].Series));

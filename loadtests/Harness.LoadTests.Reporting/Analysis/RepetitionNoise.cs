@@ -50,6 +50,20 @@ public sealed record RepetitionNoise(double LogSd, int DegreesOfFreedom)
     }
 
     /// <summary>
+    /// The noise of two runs together (<c>harness compare</c>): each run's repeated modes add their own deviations
+    /// about their own mean, as in <see cref="Pool"/>, so a difference between the runs is not counted as noise;
+    /// the degrees of freedom add up. Null when neither run repeated a mode (or a value is not positive).
+    /// </summary>
+    /// <param name="runA">Run A's modes, each the figure of one mode's repetitions.</param>
+    /// <param name="runB">Run B's modes, likewise.</param>
+    public static RepetitionNoise? Across(IEnumerable<IReadOnlyList<double>> runA, IEnumerable<IReadOnlyList<double>> runB)
+    {
+        ArgumentNullException.ThrowIfNull(runA);
+        ArgumentNullException.ThrowIfNull(runB);
+        return Pool(runA.Concat(runB));
+    }
+
+    /// <summary>
     /// The ratio of <paramref name="value"/>'s geometric mean to <paramref name="baseline"/>'s, with its two-sided
     /// interval at <paramref name="confidence"/>: exp(Δ ± t·s·√(1/n₁ + 1/n₂)), t from Student's distribution with this
     /// noise's degrees of freedom. Null when a value is not positive.

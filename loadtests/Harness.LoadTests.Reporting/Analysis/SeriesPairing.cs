@@ -7,7 +7,10 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="LowerIsBetter">True for latency, errors and context switches; false for throughput.</param>
 public sealed record MetricChange(string Metric, double? Before, double? After, double? PercentChange, bool LowerIsBetter)
 {
-    /// <summary>True when B is worse than A by more than <paramref name="tolerancePercent"/>.</summary>
+    /// <summary>
+    /// True when B is worse than A by more than <paramref name="tolerancePercent"/>: this series' own change, without
+    /// noise. <c>harness compare</c> marks by the mode's verdict instead (<see cref="SeriesPairing.ByMode"/>).
+    /// </summary>
     public bool IsRegression(double tolerancePercent = 0)
     {
         if (PercentChange is { } p)
@@ -50,6 +53,12 @@ public sealed record SeriesPairing(
 
     /// <summary>How the runs differ in profile, time scale, operation parameters, warm-up or raw format (<see cref="RunDifferences"/>).</summary>
     public IReadOnlyList<string> Differences { get; init; } = [];
+
+    /// <summary>
+    /// Run B's compared series (a mode's repetitions together) judged against run A's: what the console's marks
+    /// follow (<see cref="MultiRunComparison"/>, docs/compare.md "The verdict").
+    /// </summary>
+    public IReadOnlyList<ModeJudgement> ByMode { get; init; } = [];
 
     /// <summary>
     /// Matches series by id first, then the rest by stack + operation + mode (so a renamed target still pairs up);

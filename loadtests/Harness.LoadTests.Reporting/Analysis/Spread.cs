@@ -95,7 +95,10 @@ public enum RatioVerdict
     /// <summary>Its interval holds 1 (or the noise could not be measured): the run cannot tell the two modes apart.</summary>
     WithinNoise,
 
-    /// <summary>Neither mode was repeated: one process each, so nothing tells the difference from noise; never coloured.</summary>
+    /// <summary>
+    /// Neither mode was repeated: one process each, so nothing tells the difference from noise; never coloured. Across
+    /// runs also one process against repetitions whose noise cannot be measured.
+    /// </summary>
     SingleRun,
 
     /// <summary>Not measured in one of the two modes.</summary>
@@ -105,10 +108,10 @@ public enum RatioVerdict
 /// <summary>
 /// A mode's figure ÷ the baseline mode's: the ratio of their medians, and its spread. Between modes of one run the
 /// spread is the interval of <see cref="RepetitionNoise.Ratio"/> at <see cref="Confidence"/> (docs/report.md,
-/// "Repetitions"); across runs (<c>harness compare</c>) it runs from this mode's low bound ÷ the baseline's high to
-/// its high ÷ the baseline's low.
+/// "Repetitions"); across runs (<c>harness compare</c>, <see cref="AcrossRuns"/>) it is the same interval, with the
+/// noise pooled over both runs' repetitions (docs/compare.md).
 /// </summary>
-/// <param name="HasSpread">True when either mode was repeated; without repetitions the bounds equal the ratio.</param>
+/// <param name="HasSpread">True when the ratio has bounds (either mode repeated); without them the bounds equal the ratio.</param>
 public sealed record ModeRatio(double? Median, double? Low, double? High, bool HasSpread, RatioVerdict Verdict)
 {
     /// <summary>A ratio further than this from 1 is coloured better or worse.</summary>
@@ -140,6 +143,35 @@ public sealed record ModeRatio(double? Median, double? Low, double? High, bool H
         var low = interval?.Low ?? Ratio.Of(value.Low, baseline.High);
         var high = interval?.High ?? Ratio.Of(value.High, baseline.Low);
         return new ModeRatio(median, low, high, true, VerdictOf(median, low, high, lowerIsBetter));
+    }
+
+    /// <summary>
+    /// Run B's figure ÷ run A's for one compared series (<c>harness compare</c>), judged as the modes of one run are:
+    /// the 95 % interval of <paramref name="noise"/> (pooled over both runs, <see cref="RepetitionNoise.Across"/>);
+    /// coloured only when it excludes 1 and the ratio is more than 5 % from 1. Never the extremes: a single process
+    /// on each side is <see cref="RatioVerdict.SingleRun"/> (whatever other series' noise), and so is one side's
+    /// single process without noise to judge it by; repetitions whose noise cannot be measured (a figure of 0) are
+    /// <see cref="RatioVerdict.WithinNoise"/>. Only a ratio with an interval has <see cref="HasSpread"/>.
+    /// </summary>
+    /// <param name="value">Run B's figure, one value per repetition.</param>
+    /// <param name="baseline">Run A's figure, one value per repetition.</param>
+    public static ModeRatio AcrossRuns(IReadOnlyList<double> value, IReadOnlyList<double> baseline, RepetitionNoise? noise, bool lowerIsBetter)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        ArgumentNullException.ThrowIfNull(baseline);
+        var (b, a) = (Spread.Of(value), Spread.Of(baseline));
+        if (b is null || a is null || Ratio.Of(b.Median, a.Median) is not { } median)
+        {
+            return new ModeRatio(null, null, null, false, RatioVerdict.Unknown);
+        }
+
+        var interval = b.Count > 1 || a.Count > 1 ? noise?.Ratio(value, baseline, Confidence) : null;
+        if (interval is null)
+        {
+            return new ModeRatio(median, median, median, false, b.Count > 1 && a.Count > 1 ? RatioVerdict.WithinNoise : RatioVerdict.SingleRun);
+        }
+
+        return Between(b, a, lowerIsBetter, interval);
     }
 
     private static RatioVerdict VerdictOf(double? median, double? low, double? high, bool lowerIsBetter)

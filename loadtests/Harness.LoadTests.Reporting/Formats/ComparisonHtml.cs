@@ -79,9 +79,10 @@ public static class ComparisonHtml
         html.AppendLine("<section class=\"panel\" id=\"overview\">");
         html.AppendLine("<h2>Overview</h2>");
         html.AppendLine("<p class=\"lead\">Every run against run A, series by series (a mode of one stack × operation, its repetitions together). A change is (run − A) ÷ A "
-            + "of the medians over the repetitions; where either run repeated the series, its spread runs from the run's low ÷ A's high to its high ÷ A's low, "
-            + "and a change whose spread crosses no change is \"within noise\" (grey). Green: better by more than 5 %, red: worse. Warm-up seconds are left out; "
-            + "latency is that of the successful requests.</p>");
+            + "of the medians over the repetitions; where either run repeated the series it carries a 95 % interval, from the noise of both runs' repetitions "
+            + "(pooled over the stack × operation's modes). A change whose interval holds no change is \"within noise\" (grey); one with a single run on a side "
+            + "and no noise to judge it by says \"single run\" and is never coloured. Green: the interval excludes no change and the change is better by more "
+            + "than 5 %; red: worse. Warm-up seconds are left out; latency is that of the successful requests.</p>");
         for (var i = 1; i < comparison.Runs.Count; i++)
         {
             if (comparison.Differences[i].Count > 0)

@@ -18,8 +18,10 @@ public static class ComparisonMarkdown
         md.AppendLine(CultureInfo.InvariantCulture, $"# Comparison: {string.Join(" · ", runs.Select((r, i) => $"{ComparisonModel.LetterOf(i)} `{r.Manifest.RunId}`"))}");
         md.AppendLine();
         md.AppendLine("Every run against run A, series by series (a mode of one stack × operation, its repetitions together); change = (run − A) ÷ A of the "
-            + "medians over the repetitions, with its spread (the run's low ÷ A's high to its high ÷ A's low) where either repeated it, \"within noise\" "
-            + "when the spread crosses no change. Warm-up seconds are left out; latency is that of successful requests. docs/report.md explains every figure.");
+            + "medians over the repetitions, with its 95 % interval (from the noise of both runs' repetitions, pooled over the stack × operation's modes) "
+            + "where either repeated it: \"within noise\" when the interval holds no change, \"single run\" when one side ran once and there is no "
+            + "noise to judge it by; otherwise better or worse past 5 %. Warm-up seconds are left out; latency is that of successful requests. "
+            + "docs/compare.md explains the verdict, docs/report.md every figure.");
         foreach (var (differences, i) in comparison.Differences.Select((d, i) => (d, i)).Where(p => p.d.Count > 0))
         {
             md.AppendLine();
@@ -64,8 +66,11 @@ public static class ComparisonMarkdown
     {
         ArgumentNullException.ThrowIfNull(comparison);
         var count = comparison.Regressions(gatePercent).Count;
+        var unjudged = comparison.Unjudged().Count;
         var rule = $"mean or p99 worse than in run A by more than {Format.Plain(gatePercent)} % beyond the noise";
-        return count == 0 ? $"**pass**: no series has its {rule}." : $"**FAIL**: {count} figure{(count == 1 ? string.Empty : "s")} with the {rule}:";
+        var note = unjudged == 0 ? string.Empty
+            : $" Not judged: {unjudged} figure{(unjudged == 1 ? string.Empty : "s")} of a single run (repeat with --repeat 2 or more for an interval).";
+        return count == 0 ? $"**pass**: no series has its {rule}.{note}" : $"**FAIL**: {count} figure{(count == 1 ? string.Empty : "s")} with the {rule}.{note}";
     }
 
     public static string RegressionText(Regression regression)
@@ -116,7 +121,10 @@ public static class ComparisonMarkdown
         return spread.Count == 1 ? Format.Rate(spread.Median) : $"{Format.Rate(spread.Median)} ({Format.Rate(spread.Low)}–{Format.Rate(spread.High)})";
     }
 
-    /// <summary>The change against A: <c>+4.4 %</c>, with its spread when either run repeated the series: <c>+4.4 % (−1.2 % to +8.0 %) within noise</c>.</summary>
+    /// <summary>
+    /// The change against A: <c>+4.4 %</c>, with its interval when there is one, and what keeps it from a verdict:
+    /// <c>+4.4 % (−1.2 % to +8.0 %) within noise</c>, <c>+6.0 % single run</c>.
+    /// </summary>
     internal static string DeltaText(ComparedFigure figure)
     {
         if (figure.DeltaPercent is not { } delta)
@@ -131,6 +139,11 @@ public static class ComparisonMarkdown
             text += $" ({(low is null ? "+∞ %" : Format.Change(low))} to {(high is null ? "+∞ %" : Format.Change(high))})";
         }
 
-        return figure.Ratio.Verdict == RatioVerdict.WithinNoise ? text + " within noise" : text;
+        return figure.Ratio.Verdict switch
+        {
+            RatioVerdict.WithinNoise => text + " within noise",
+            RatioVerdict.SingleRun => text + " single run",
+            _ => text,
+        };
     }
 }

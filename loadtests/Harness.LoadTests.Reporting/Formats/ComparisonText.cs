@@ -29,6 +29,13 @@ public static class ComparisonText
             text.AppendLine("Changes, B against A:");
             text.Append(OverviewTable(pairing).ToText());
             text.AppendLine();
+            if (pairing.ByMode.Count > 0)
+            {
+                text.AppendLine("By mode, B against A (repetitions together; change of the medians, 95 % interval from both runs' repetition noise):");
+                text.Append(VerdictTable(pairing).ToText());
+                text.AppendLine();
+            }
+
             text.AppendLine("Figures:");
             text.Append(DetailTable(pairing).ToText());
         }
@@ -51,13 +58,67 @@ public static class ComparisonText
         var table = new TextTable(["series", .. metrics.Select(m => ">" + m)]);
         foreach (var series in pairing.Matched)
         {
-            table.Add([series.Name, .. metrics.Select(m => Cell(series.Changes.First(c => c.Metric == m)))]);
+            var mode = pairing.ByMode.FirstOrDefault(j => j.SeriesIds.Contains(series.After.Series.Id, StringComparer.Ordinal));
+            table.Add([series.Name, .. metrics.Select(m => Cell(series.Changes.First(c => c.Metric == m), mode))]);
         }
 
         return table;
 
-        static string Cell(MetricChange change) => Format.Change(change.PercentChange) + (change.IsRegression(5) ? " !" : string.Empty);
+        // The change is this series' own; the mark is its mode's verdict (repetitions together).
+        static string Cell(MetricChange change, ModeJudgement? mode) =>
+            Format.Change(change.PercentChange) + (FigureOf(change.Metric) is { } f && mode?.Of(f) is { IsWorse: true } ? " !" : string.Empty);
     }
+
+    /// <summary>Per compared series, the figures a reader judges by: the change, its interval, and the verdict.</summary>
+    private static TextTable VerdictTable(SeriesPairing pairing)
+    {
+        var table = new TextTable("series", "figure", ">change", "95 % interval", "verdict");
+        foreach (var mode in pairing.ByMode)
+        {
+            var first = true;
+            foreach (var figure in VerdictFigures)
+            {
+                if (mode.Of(figure) is not { } judged)
+                {
+                    continue;
+                }
+
+                var (low, high) = judged.DeltaSpread;
+                var interval = judged.Ratio.HasSpread ? $"{Format.Change(low)} to {Format.Change(high)}" : Format.Missing;
+                table.Add(first ? mode.Key : string.Empty, ModeFigures.Name(figure), Format.Change(judged.DeltaPercent), interval, VerdictText(judged.Ratio.Verdict));
+                first = false;
+            }
+        }
+
+        return table;
+    }
+
+    private static readonly ModeFigure[] VerdictFigures = [ModeFigure.Mean, ModeFigure.P99, ModeFigure.RequestsPerSecond, ModeFigure.ErrorRate];
+
+    internal static string VerdictText(RatioVerdict verdict) => verdict switch
+    {
+        RatioVerdict.Worse => "worse !",
+        RatioVerdict.Better => "better",
+        RatioVerdict.Same => "differs by under 5 %",
+        RatioVerdict.WithinNoise => "within noise",
+        RatioVerdict.SingleRun => "single run",
+        _ => "n/a",
+    };
+
+    private static ModeFigure? FigureOf(string metric) => metric switch
+    {
+        SeriesPairing.MeanMs => ModeFigure.Mean,
+        SeriesPairing.P50Ms => ModeFigure.P50,
+        SeriesPairing.P90Ms => ModeFigure.P90,
+        SeriesPairing.P99Ms => ModeFigure.P99,
+        SeriesPairing.P999Ms => ModeFigure.P999,
+        SeriesPairing.P9999Ms => ModeFigure.P9999,
+        SeriesPairing.MaxMs => ModeFigure.Max,
+        SeriesPairing.RequestsPerSecond => ModeFigure.RequestsPerSecond,
+        SeriesPairing.ErrorRate => ModeFigure.ErrorRate,
+        SeriesPairing.ContextSwitchesPerRequest => ModeFigure.ContextSwitchesPerRequest,
+        _ => null,
+    };
 
     private static TextTable DetailTable(SeriesPairing pairing)
     {
@@ -96,7 +157,9 @@ public static class ComparisonText
         if (pairing.Matched.Count > 0)
         {
             text.AppendLine();
-            text.AppendLine("'!' marks a change more than 5 % for the worse; n/a: A was 0 and B was not, or the figure was not measured (—).");
+            text.AppendLine("'!' marks a figure whose mode (its repetitions together) is worse than in A beyond the noise: the 95 % interval of the change, "
+                + "from both runs' repetition noise, excludes no change and the change is more than 5 %. Within noise: the interval holds no change; "
+                + "single run: one process on a side and no noise to judge it by, never marked. n/a: A was 0 and B was not, or the figure was not measured (—).");
         }
     }
 }
