@@ -61,7 +61,7 @@ public sealed class CompareReportTests : IDisposable
     }
 
     [Fact]
-    public void A_single_run_on_both_sides_is_not_judged_and_the_gate_says_so()
+    public void A_single_run_on_both_sides_is_not_judged_and_the_gate_exits_2_saying_so()
     {
         // Arrange
         var a = RunOf("a", 100);
@@ -69,10 +69,12 @@ public sealed class CompareReportTests : IDisposable
         // Act
         var single = ComparisonWriter.Run([a, RunOf("b", 150)], _directory, 5);
 
-        // Assert: +50 %, but nothing says how far two processes of one build would be apart.
-        Assert.Equal(ComparisonWriter.ExitOk, single.ExitCode);
+        // Assert: +50 %, but nothing says how far two processes of one build would be apart; a pass would say nothing.
+        Assert.Equal(ComparisonWriter.ExitRefused, single.ExitCode);
         Assert.Empty(single.Regressions);
-        Assert.Contains("Not judged: 2 figures of a single run", single.GateLines[0], StringComparison.Ordinal);
+        Assert.Contains("not judged: every mean and p99 the gate would judge (2) is of a single run", single.GateLines[0], StringComparison.Ordinal);
+        Assert.Contains("--repeat 2", single.GateLines[0], StringComparison.Ordinal);
+        Assert.True(File.Exists(single.Files!.Html));
     }
 
     [Fact]

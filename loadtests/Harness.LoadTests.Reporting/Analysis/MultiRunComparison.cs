@@ -177,6 +177,12 @@ public sealed record MultiRunComparison(
     public IReadOnlyList<Regression> Unjudged() =>
         [.. Gated().Where(p => p.Figure.Ratio.Verdict == RatioVerdict.SingleRun).Select(p => new Regression(p.Key, p.RunId, p.Figure))];
 
+    /// <summary>
+    /// True when the gate has figures and could judge none of them (every one of a single run): its pass would say
+    /// nothing, so it is not given (a pipeline that gated single runs learns it must repeat them).
+    /// </summary>
+    public bool GateJudgesNothing => Gated().Any() && Unjudged().Count == Gated().Count();
+
     private IEnumerable<(string Key, string RunId, ComparedFigure Figure)> Gated() =>
         from unit in Series
         from i in Enumerable.Range(1, Runs.Count - 1)

@@ -68,6 +68,11 @@ public static class ComparisonMarkdown
         var count = comparison.Regressions(gatePercent).Count;
         var unjudged = comparison.Unjudged().Count;
         var rule = $"mean or p99 worse than in run A by more than {Format.Plain(gatePercent)} % beyond the noise";
+        if (comparison.GateJudgesNothing)
+        {
+            return $"**not judged**: every mean and p99 the gate would judge ({unjudged}) is of a single run, so no change can be told from noise; repeat the runs (harness run --repeat 2 or more).";
+        }
+
         var note = unjudged == 0 ? string.Empty
             : $" Not judged: {unjudged} figure{(unjudged == 1 ? string.Empty : "s")} of a single run (repeat with --repeat 2 or more for an interval).";
         return count == 0 ? $"**pass**: no series has its {rule}.{note}" : $"**FAIL**: {count} figure{(count == 1 ? string.Empty : "s")} with the {rule}.{note}";

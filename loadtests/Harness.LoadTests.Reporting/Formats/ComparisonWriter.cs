@@ -95,6 +95,7 @@ public static class ComparisonWriter
         var regressions = comparison.Regressions(gate);
         List<string> lines = ["Regression gate: " + ComparisonMarkdown.GateText(comparison, gate).Replace("**", string.Empty, StringComparison.Ordinal)];
         lines.AddRange(regressions.Select(r => "  " + ComparisonMarkdown.RegressionText(r)));
-        return new ComparisonOutcome(regressions.Count > 0 ? ExitRegression : ExitOk, null, files, regressions, lines, seriesBySeries) { Stacks = stacks };
+        var exit = regressions.Count > 0 ? ExitRegression : comparison.GateJudgesNothing ? ExitRefused : ExitOk;
+        return new ComparisonOutcome(exit, null, files, regressions, lines, seriesBySeries) { Stacks = stacks };
     }
 }

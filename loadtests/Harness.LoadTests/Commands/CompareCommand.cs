@@ -13,7 +13,7 @@ internal static class CompareCommand
     {
         var runA = new Argument<string>("RUN_A") { Description = "A run folder (reports/<timestamp>)." };
         var runB = new Argument<string[]>("RUN_B") { Description = "One or more run folders (RUN_B [RUN_C…]), each compared against RUN_A.", Arity = ArgumentArity.OneOrMore };
-        var failOn = new Option<string?>("--fail-on-regression") { Description = "e.g. 5%: exit 1 when a series' mean or p99 got worse than in RUN_A by more than this beyond its noise (the 95 % interval of both runs' repetitions; a single run is not judged); exit 2 when the runs differ in profile, time scale or operation." };
+        var failOn = new Option<string?>("--fail-on-regression") { Description = "e.g. 5%: exit 1 when a series' mean or p99 got worse than in RUN_A by more than this beyond its noise (the 95 % interval of both runs' repetitions; a single run is not judged); exit 2 when the runs differ in profile, time scale or operation, or when every figure it would judge is of a single run." };
         var compareOutput = new Option<string?>("--output") { Description = "Folder for the comparison report (default: beside RUN_B, compare-<A>-vs-<B>)." };
         var compare = new Command("compare", "Compare runs with RUN_A, series by series: console table, HTML and Markdown report.") { runA, runB, failOn, compareOutput };
         compare.SetAction(parse => HarnessCli.Guarded(console, () =>
