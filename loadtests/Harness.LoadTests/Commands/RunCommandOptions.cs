@@ -206,6 +206,7 @@ internal sealed class RunCommandOptions
             EffectiveConfig = RunConfigFile.Effective(parse, this),
             CallRequest = call,
             SoapClient = Calls.BindSoapClient(parse, call),
+            GrpcClient = Calls.BindGrpcClient(parse),
             UserScenarios = [.. UserScenarios.Where(s => operations.Contains(s.Name))],
         };
     }
