@@ -210,14 +210,21 @@ public sealed class Http2GrpcClientTests : IAsyncLifetime
         Assert.Equal(LoadChannel.UnixScheme, server.Address.Scheme);
     }
 
-    [Fact]
-    public async Task ManyCallsInFlight_OnOneConnection_AllComplete()
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public async Task ThousandCallsInFlight_SpreadOverConnectionsByTheStreamLimit_AllComplete(bool asynchronousContinuations)
     {
-        using var lean = new Http2GrpcClient(_server.Address, asynchronousContinuations: true);
+        // Arrange: Kestrel's default limit, 100 streams per connection.
+        using var lean = new Http2GrpcClient(_server.Address, asynchronousContinuations);
+        await lean.ComputeAsync(GrpcTestServer.Ok);
 
-        var replies = await Task.WhenAll(Enumerable.Range(0, 500).Select(_ => lean.ComputeAsync(GrpcTestServer.Ok)));
+        // Act
+        var replies = await Task.WhenAll(Enumerable.Range(0, 1000).Select(_ => lean.ComputeAsync(GrpcTestServer.Slow)));
 
+        // Assert
         Assert.All(replies, r => Assert.Equal(89, r.Result));
+        Assert.True(lean.Connections >= 10, $"{lean.Connections} connection(s)");
     }
 
     [Fact]

@@ -89,7 +89,9 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body) : IHeaderSi
         _headersDone = true;
         if (_grpcStatus >= 0)
         {
-            Finish(endStream); // trailers-only: the status came with the headers
+            // Trailers-only, or a status among the headers: it decides, as in Grpc.Net.Client, even without END_STREAM
+            // (the stream is then reset, nothing more of it being wanted).
+            Finish(endStream: true, reset: !endStream);
         }
         else if (_httpStatus != 200)
         {
@@ -154,7 +156,7 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body) : IHeaderSi
 
     protected abstract void SetException(Exception exception);
 
-    private void Finish(bool endStream)
+    private void Finish(bool endStream, bool reset = false)
     {
         if (!endStream)
         {
@@ -162,19 +164,19 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body) : IHeaderSi
         }
         else if (_grpcStatus < 0)
         {
-            Fail(GrpcStatuses.NoStatus, reset: false);
+            Fail(GrpcStatuses.NoStatus, reset);
         }
         else if (_grpcStatus != 0)
         {
-            Fail(GrpcStatuses.FromServer(_grpcStatus, _grpcMessage), reset: false);
+            Fail(GrpcStatuses.FromServer(_grpcStatus, _grpcMessage), reset);
         }
         else if (!HasReply)
         {
-            Fail(GrpcStatuses.BadReply, reset: false);
+            Fail(GrpcStatuses.BadReply, reset);
         }
         else if (Claim())
         {
-            Release(reset: false);
+            Release(reset);
             SetReply();
         }
     }
