@@ -205,7 +205,7 @@ internal sealed class HpackDecoder
 /// <summary>RFC 7541 Appendix A.</summary>
 internal static class HpackStaticTable
 {
-    private static readonly (byte[] Name, byte[] Value)[] _entries = Build(
+    private static readonly (byte[] Name, byte[] Value)[] Entries = Build(
         ":authority", "", ":method", "GET", ":method", "POST", ":path", "/", ":path", "/index.html", ":scheme", "http",
         ":scheme", "https", ":status", "200", ":status", "204", ":status", "206", ":status", "304", ":status", "400",
         ":status", "404", ":status", "500", "accept-charset", "", "accept-encoding", "gzip, deflate", "accept-language", "",
@@ -217,10 +217,10 @@ internal static class HpackStaticTable
         "proxy-authorization", "", "range", "", "referer", "", "refresh", "", "retry-after", "", "server", "", "set-cookie", "",
         "strict-transport-security", "", "transfer-encoding", "", "user-agent", "", "vary", "", "via", "", "www-authenticate", "");
 
-    public static int Count => _entries.Length;
+    public static int Count => Entries.Length;
 
     /// <param name="index">1-based, as HPACK numbers it.</param>
-    public static (byte[] Name, byte[] Value) Entry(int index) => _entries[index - 1];
+    public static (byte[] Name, byte[] Value) Entry(int index) => Entries[index - 1];
 
     private static (byte[] Name, byte[] Value)[] Build(params string[] pairs)
     {

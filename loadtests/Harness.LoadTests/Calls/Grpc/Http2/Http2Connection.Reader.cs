@@ -69,6 +69,11 @@ internal sealed partial class Http2Connection
         {
             Fail(GrpcStatuses.ForConnection(ex));
         }
+        catch (Exception ex)
+        {
+            // A frame shorter than its type needs (RST_STREAM, WINDOW_UPDATE, GOAWAY...) ends here too: the calls fail, none hangs.
+            Fail(Unexpected(ex));
+        }
     }
 
     private void OnFrame(ReadOnlySpan<byte> frame)

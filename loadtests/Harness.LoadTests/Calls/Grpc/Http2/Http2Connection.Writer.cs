@@ -52,6 +52,10 @@ internal sealed partial class Http2Connection
         {
             Fail(GrpcStatuses.ForConnection(ex));
         }
+        catch (Exception ex)
+        {
+            Fail(Unexpected(ex));
+        }
         finally
         {
             var status = Failure ?? Closed();
@@ -171,7 +175,7 @@ internal sealed partial class Http2Connection
     {
         if (_writerWaiting)
         {
-            _writes.Writer.TryWrite(_wake);
+            _writes.Writer.TryWrite(Wake);
         }
     }
 

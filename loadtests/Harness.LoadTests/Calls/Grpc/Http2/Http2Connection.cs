@@ -15,7 +15,7 @@ namespace Harness.LoadTests.Calls.Grpc.Http2;
 /// </summary>
 internal sealed partial class Http2Connection
 {
-    private static readonly object _wake = new();
+    private static readonly object Wake = new();
     private static readonly TimeSpan ConnectTimeout = TimeSpan.FromSeconds(10);
 
     private readonly Http2ConnectionPool _pool;
@@ -123,7 +123,7 @@ internal sealed partial class Http2Connection
 
         if (_writerWaiting)
         {
-            _writes.Writer.TryWrite(_wake);
+            _writes.Writer.TryWrite(Wake);
         }
 
         ReleaseReservation();
@@ -223,5 +223,12 @@ internal sealed partial class Http2Connection
         {
             Fail(GrpcStatuses.ForConnection(ex));
         }
+        catch (Exception ex)
+        {
+            // Whatever it is, the calls waiting for this connection must not wait for ever.
+            Fail(Unexpected(ex));
+        }
     }
+
+    private static Status Unexpected(Exception ex) => new(StatusCode.Internal, $"The HTTP/2 client failed: {ex.GetType().Name}: {ex.Message}", ex);
 }

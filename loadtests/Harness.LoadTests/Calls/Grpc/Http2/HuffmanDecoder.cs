@@ -31,9 +31,9 @@ internal static class HuffmanDecoder
         30,
     ];
 
-    // Node i's children are at _tree[2i] (bit 0) and _tree[2i + 1] (bit 1): a positive value is the next node, a
+    // Node i's children are at Tree[2i] (bit 0) and Tree[2i + 1] (bit 1): a positive value is the next node, a
     // negative one -(symbol + 1), zero an unused branch (the root is never a child).
-    private static readonly int[] _tree = BuildTree();
+    private static readonly int[] Tree = BuildTree();
 
     /// <summary>The codes of the symbols, rebuilt canonically: by length, then by symbol (tests check them against RFC 7541).</summary>
     internal static (uint Code, int Length)[] Codes()
@@ -74,7 +74,7 @@ internal static class HuffmanDecoder
             for (var bit = 7; bit >= 0; bit--)
             {
                 var one = (b >> bit) & 1;
-                var next = _tree[(2 * node) + one];
+                var next = Tree[(2 * node) + one];
                 bitsSinceSymbol++;
                 allOnes &= one == 1;
                 if (next > 0)
