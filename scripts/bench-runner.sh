@@ -12,7 +12,7 @@
 #                                [--harness-args "ARGS"]
 #   --baseline WORKTREE: in place of the C tools, the harness built from another checkout (e.g. a detached worktree of
 #   main), same order and figures: an A/B of the runner's own CPU per request, old build against this one.
-#   --harness-args "ARGS": more options for this build's harness runs, e.g. "--soap-client wcf".
+#   --harness-args "ARGS": more options for this build's harness runs, e.g. "--soap-client wcf" or "--grpc-client grpcnet".
 # The services and every load process share this machine's cores: the figures say how the runner compares with
 # a C client under the same conditions, not what the service could do alone.
 set -euo pipefail

@@ -38,7 +38,9 @@ internal sealed class CallOptions
 
     public Option<string> SoapClient { get; } = new("--soap-client") { Description = $"The client of the harness's own SOAP operations: {string.Join(", ", SoapClients.All)}. lean (default): each envelope written once, posted with HttpClient, the reply read only for its status, fault code and times; wcf: the WCF client's full message stack, as a generated proxy calls. A soap --call is always sent the lean way.", DefaultValueFactory = _ => SoapClients.Lean };
 
-    public IReadOnlyList<Option> All => [Call, Data, DataFile, Metadata, Proto, ImportPath, Protoset, Wsdl, Envelope, SoapAction, ShowReply, SoapClient];
+    public Option<string> GrpcClient { get; } = new("--grpc-client") { Description = $"The client of the harness's own gRPC operations: {string.Join(", ", GrpcClients.All)}. lean (default): HTTP/2 frames written directly, many calls per socket send; grpcnet: Grpc.Net.Client over SocketsHttpHandler, as a .NET client calls. A grpc --call always uses Grpc.Net.Client.", DefaultValueFactory = _ => GrpcClients.Lean };
+
+    public IReadOnlyList<Option> All => [Call, Data, DataFile, Metadata, Proto, ImportPath, Protoset, Wsdl, Envelope, SoapAction, ShowReply, SoapClient, GrpcClient];
 
     /// <param name="targets">The run's <c>--target</c>s, whose stack the call is of.</param>
     /// <param name="operationsGiven">True when <c>--operations</c> was given (typed or from <c>--config</c>).</param>
@@ -47,7 +49,7 @@ internal sealed class CallOptions
     public CallRequest? Bind(ParseResult parse, IReadOnlyList<ServiceTarget> targets, bool operationsGiven)
     {
         // run-config.json writes every option, --show-reply false too: a switch that is off was not asked for.
-        var given = All.Where(o => o != Call && o != SoapClient && parse.GetResult(o) is { Implicit: false } && !(o == ShowReply && !parse.GetValue(ShowReply)))
+        var given = All.Where(o => o != Call && o != SoapClient && o != GrpcClient && parse.GetResult(o) is { Implicit: false } && !(o == ShowReply && !parse.GetValue(ShowReply)))
             .Select(o => o.Name).ToList();
         if (parse.GetValue(Call) is not { } call)
         {
@@ -128,6 +130,16 @@ internal sealed class CallOptions
         return client == SoapClients.Wcf && call is not null && parse.GetResult(SoapClient) is { Implicit: false }
             ? throw new UsageException("--soap-client wcf is for the harness's own operations: a soap --call is sent from its WSDL or --envelope by the lean client, as it has no WCF contract.")
             : client;
+    }
+
+    /// <summary><c>--grpc-client</c>, checked: one of <see cref="GrpcClients.All"/>. A <c>--call</c> ignores it (always Grpc.Net.Client).</summary>
+    /// <exception cref="UsageException">An unknown client, naming the valid ones.</exception>
+    public string BindGrpcClient(ParseResult parse)
+    {
+        var client = parse.GetValue(GrpcClient)!;
+        return GrpcClients.All.Contains(client)
+            ? client
+            : throw new UsageException($"--grpc-client '{client}': valid values are {string.Join(", ", GrpcClients.All)}.");
     }
 
     private static void Exclusive(List<string> given, Option one, Option other)

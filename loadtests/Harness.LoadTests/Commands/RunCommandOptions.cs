@@ -209,6 +209,7 @@ internal sealed class RunCommandOptions
             EffectiveConfig = RunConfigFile.Effective(parse, this),
             CallRequest = call,
             SoapClient = Calls.BindSoapClient(parse, call),
+            GrpcClient = Calls.BindGrpcClient(parse),
             ServiceAffinity = BindServiceCpus(parse, localServices: targets.Count == 0 && UserScenarios.Count == 0),
             UserScenarios = [.. UserScenarios.Where(s => operations.Contains(s.Name))],
         };

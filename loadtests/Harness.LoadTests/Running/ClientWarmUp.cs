@@ -34,7 +34,7 @@ internal static class ClientWarmUp
                 continue;
             }
 
-            using var client = HarnessClients.For(target, options.SoapClient);
+            using var client = HarnessClients.For(target, options.SoapClient, options.GrpcClient);
             try
             {
                 for (var round = 0; round < Rounds; round++)

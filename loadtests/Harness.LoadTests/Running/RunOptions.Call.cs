@@ -1,4 +1,5 @@
 using Harness.LoadTests.Calls;
+using Harness.LoadTests.Calls.Grpc;
 using Harness.LoadTests.Calls.Soap;
 using Harness.LoadTests.Engine;
 
@@ -14,6 +15,9 @@ internal sealed partial record RunOptions
 
     /// <summary><c>--soap-client</c>: which client sends the harness's own SOAP operations (<see cref="SoapClients"/>).</summary>
     public string SoapClient { get; init; } = SoapClients.Lean;
+
+    /// <summary><c>--grpc-client</c>: which client sends the harness's own gRPC operations (<see cref="GrpcClients"/>).</summary>
+    public string GrpcClient { get; init; } = GrpcClients.Lean;
 
     /// <summary>The scenarios of the user's own app (<c>HarnessApp.RunAsync</c>), which are the run's operations; empty for <c>harness</c> itself.</summary>
     public IReadOnlyList<Scenario> UserScenarios { get; init; } = [];

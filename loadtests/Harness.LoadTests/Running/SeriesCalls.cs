@@ -26,7 +26,7 @@ internal abstract class SeriesCalls : IDisposable
     public static SeriesCalls For(string operation, ServiceTarget target, RunOptions options) =>
         options.UserScenarios.FirstOrDefault(s => s.Name == operation) is { } scenario ? new UserScenario(scenario, target)
         : options.Call is { } call ? new AnyCall(call, target)
-        : new OwnOperation(operation, target, options.Settings, options.SoapClient);
+        : new OwnOperation(operation, target, options.Settings, options.SoapClient, options.GrpcClient);
 
     public abstract Scenario Scenario(string name, IReadOnlyList<LoadSimulation> stages, FirstFailures firstFailures);
 
@@ -35,11 +35,11 @@ internal abstract class SeriesCalls : IDisposable
 
     public abstract void Dispose();
 
-    private sealed class OwnOperation(string operation, ServiceTarget target, OperationSettings settings, string soapClient) : SeriesCalls
+    private sealed class OwnOperation(string operation, ServiceTarget target, OperationSettings settings, string soapClient, string grpcClient) : SeriesCalls
     {
-        private readonly IHarnessClient _client = HarnessClients.For(target, soapClient);
+        private readonly IHarnessClient _client = HarnessClients.For(target, soapClient, grpcClient);
 
-        public override IReadOnlyDictionary<string, string> Parameters => HarnessClients.Named(settings.For(operation), target, soapClient);
+        public override IReadOnlyDictionary<string, string> Parameters => HarnessClients.Named(settings.For(operation), target, soapClient, grpcClient);
 
         public override Ideal? IdealByConstruction => Calibration.ByConstruction(operation, settings);
 

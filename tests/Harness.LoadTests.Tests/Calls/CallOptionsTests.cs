@@ -21,6 +21,7 @@ public sealed class CallOptionsTests
     [InlineData("give --target options of one stack", "--target", Grpc, "--target", Soap, "--call", "a.B/C")]
     [InlineData("--data-file missing.json: cannot be read", "--target", Grpc, "--call", "a.B/C", "--data-file", "missing.json")]
     [InlineData("--soap-client 'fast': valid values are lean, wcf.", "--target", Soap, "--soap-client", "fast")]
+    [InlineData("--grpc-client 'fast': valid values are lean, grpcnet.", "--target", Grpc, "--grpc-client", "fast")]
     [InlineData("--soap-client wcf is for the harness's own operations", "--target", Soap, "--call", "Add", "--soap-client", "wcf")]
     public async Task OptionsThatDoNotGoTogether_AreRefused_InOneLine(string expected, params string[] args)
     {

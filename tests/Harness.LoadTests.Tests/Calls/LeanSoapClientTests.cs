@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 using System.Text.RegularExpressions;
 using Harness.Contracts;
+using Harness.LoadTests.Calls.Grpc;
 using Harness.LoadTests.Calls.Soap;
 using Harness.LoadTests.Hosting;
 using Harness.LoadTests.Scenarios;
@@ -122,14 +123,15 @@ public sealed partial class LeanSoapClientTests : IAsyncLifetime
     }
 
     [Fact]
-    public void SoapSeries_NameTheirClient()
+    public void Series_NameTheirClient()
     {
         var soap = new ServiceTarget(Stacks.Soap, "threadpool", _address, null);
         var grpc = new ServiceTarget(Stacks.Grpc, "threadpool", _address, null);
         var parameters = new Dictionary<string, string> { ["iterations"] = "1" };
 
         Assert.Equal("wcf", HarnessClients.Named(parameters, soap, SoapClients.Wcf)["client"]);
-        Assert.False(HarnessClients.Named(parameters, grpc, SoapClients.Lean).ContainsKey("client"));
+        Assert.Equal("lean", HarnessClients.Named(parameters, grpc, SoapClients.Wcf)["client"]);
+        Assert.Equal("grpcnet", HarnessClients.Named(parameters, grpc, SoapClients.Lean, GrpcClients.GrpcNet)["client"]);
     }
 
     private static byte[] Envelope(int iterations) => Encoding.UTF8.GetBytes(

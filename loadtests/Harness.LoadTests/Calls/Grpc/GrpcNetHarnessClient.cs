@@ -14,7 +14,7 @@ namespace Harness.LoadTests.Calls.Grpc;
 /// the typed client: it opens another HTTP/2 connection only when a connection's stream limit is reached, and two or
 /// four connections from the start did not make 32 calls in flight cheaper (docs/runner-cost.md).
 /// </summary>
-internal sealed class LeanGrpcClient : IHarnessClient
+internal sealed class GrpcNetHarnessClient : IHarnessClient
 {
     private static readonly Method<byte[], ComputeReply> Compute = new(
         MethodType.Unary, HarnessContract.GrpcService, HarnessContract.Compute, GrpcCallClient.Bytes, Reply(ComputeReply.Parser));
@@ -28,7 +28,7 @@ internal sealed class LeanGrpcClient : IHarnessClient
     private EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism)>? _lastCallThirdParty;
 
     /// <param name="address">The service's plain-text HTTP/2 address, e.g. <c>http://127.0.0.1:5082</c>.</param>
-    public LeanGrpcClient(Uri address)
+    public GrpcNetHarnessClient(Uri address)
     {
         _channel = LoadChannel.For(address);
         _invoker = _channel.CreateCallInvoker();

@@ -1,0 +1,183 @@
+using System.Net.Sockets;
+using Grpc.Core;
+
+namespace Harness.LoadTests.Calls.Grpc.Http2;
+
+/// <summary>The writer loop: one socket send for everything queued since the last one.</summary>
+internal sealed partial class Http2Connection
+{
+    // Bounds one send's batch, so that a burst of thousands of calls does not grow the buffer without end.
+    private const int MaxItemsPerSend = 1024;
+
+    // Streams waiting for a place under the server's stream limit, and opened streams waiting for send window: the
+    // writer's alone.
+    private readonly Queue<Http2Stream> _unopened = new();
+    private readonly List<Http2Stream> _windowBlocked = [];
+    private byte[] _out = new byte[16 * 1024];
+    private int _outLength;
+    private int _nextStreamId = 1;
+
+    private async Task WriteLoopAsync()
+    {
+        var reader = _writes.Reader;
+        try
+        {
+            await SendAllAsync(Http2Frames.ConnectionStart()).ConfigureAwait(false);
+            while (await reader.WaitToReadAsync().ConfigureAwait(false) && _failed is null)
+            {
+                for (var items = 0; items < MaxItemsPerSend && reader.TryRead(out var item); items++)
+                {
+                    switch (item)
+                    {
+                        case byte[] frame:
+                            Append(frame);
+                            break;
+                        case Http2Stream stream:
+                            _unopened.Enqueue(stream);
+                            break;
+                    }
+                }
+
+                _writerWaiting = true; // before looking at the limits, so a release after the look wakes us (Release)
+                OpenStreams();
+                _writerWaiting = _unopened.Count > 0 || _windowBlocked.Count > 0;
+                if (_outLength > 0)
+                {
+                    await SendAllAsync(_out.AsMemory(0, _outLength)).ConfigureAwait(false);
+                    _outLength = 0;
+                }
+            }
+        }
+        catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException)
+        {
+            Fail(GrpcStatuses.ForConnection(ex));
+        }
+        catch (Exception ex)
+        {
+            Fail(Unexpected(ex));
+        }
+        finally
+        {
+            var status = Failure ?? Closed();
+            foreach (var stream in _unopened.Concat(_windowBlocked))
+            {
+                stream.Fail(status, reset: false);
+            }
+
+            while (reader.TryRead(out var item))
+            {
+                (item as Http2Stream)?.Fail(status, reset: false);
+            }
+        }
+    }
+
+    private void OpenStreams()
+    {
+        _windowBlocked.RemoveAll(s => s.IsDone || SendData(s));
+        while (_unopened.TryPeek(out var stream))
+        {
+            if (stream.IsDone)
+            {
+                _unopened.Dequeue(); // cancelled before it was sent
+                continue;
+            }
+
+            if (_goingAway)
+            {
+                // The server takes no new streams; the pool has another connection for the next calls.
+                _unopened.Dequeue();
+                stream.Fail(Closed(), reset: false);
+                continue;
+            }
+
+            lock (_sync)
+            {
+                if (_open >= _maxConcurrent)
+                {
+                    return; // a release wakes the writer
+                }
+
+                if (stream.IsDone)
+                {
+                    continue; // dequeued next round
+                }
+
+                stream.Id = _nextStreamId;
+                _nextStreamId += 2;
+                stream.SendWindow = _peerInitialWindow;
+                _streams.Add(stream.Id, stream);
+                _open++;
+            }
+
+            _unopened.Dequeue();
+            var block = stream.HeaderBlock;
+            var at = Reserve(Http2Frames.HeaderLength + block.Length);
+            Http2Frames.WriteHeader(_out.AsSpan(at), block.Length, Http2Frames.Headers, Http2Frames.EndHeaders, stream.Id);
+            block.CopyTo(_out.AsSpan(at + Http2Frames.HeaderLength));
+            if (!SendData(stream))
+            {
+                _windowBlocked.Add(stream);
+            }
+        }
+    }
+
+    /// <summary>As much of the stream's message as the windows allow; true when all of it is out.</summary>
+    private bool SendData(Http2Stream stream)
+    {
+        var body = stream.Body;
+        while (stream.BodySent < body.Length)
+        {
+            var size = Math.Min(Math.Min(body.Length - stream.BodySent, _peerMaxFrameSize),
+                Math.Min(Volatile.Read(ref _connectionSendWindow), Volatile.Read(ref stream.SendWindow)));
+            if (size <= 0)
+            {
+                return false; // a WINDOW_UPDATE wakes the writer
+            }
+
+            Interlocked.Add(ref _connectionSendWindow, -size);
+            Interlocked.Add(ref stream.SendWindow, -size);
+            var last = stream.BodySent + size == body.Length;
+            var at = Reserve(Http2Frames.HeaderLength + size);
+            Http2Frames.WriteHeader(_out.AsSpan(at), size, Http2Frames.Data, last ? Http2Frames.EndStream : (byte)0, stream.Id);
+            body.AsSpan(stream.BodySent, size).CopyTo(_out.AsSpan(at + Http2Frames.HeaderLength));
+            stream.BodySent += size;
+        }
+
+        return true;
+    }
+
+    private void Append(byte[] frame) => frame.CopyTo(_out.AsSpan(Reserve(frame.Length)));
+
+    /// <summary>Room for <paramref name="length"/> more bytes in the send buffer; returns where they go.</summary>
+    private int Reserve(int length)
+    {
+        if (_outLength + length > _out.Length)
+        {
+            Array.Resize(ref _out, Math.Max(_out.Length * 2, _outLength + length));
+        }
+
+        var at = _outLength;
+        _outLength += length;
+        return at;
+    }
+
+    private async ValueTask SendAllAsync(ReadOnlyMemory<byte> data)
+    {
+        while (!data.IsEmpty)
+        {
+            var sent = await _socket.SendAsync(data, SocketFlags.None).ConfigureAwait(false);
+            data = data[sent..];
+        }
+    }
+
+    /// <summary>Wakes the writer if it holds streams back (a window grew, the stream limit rose).</summary>
+    private void WakeWriter()
+    {
+        if (_writerWaiting)
+        {
+            _writes.Writer.TryWrite(Wake);
+        }
+    }
+
+    private static Status Closed() => GrpcStatuses.ForConnection(GrpcStatuses.ConnectionClosed());
+}
