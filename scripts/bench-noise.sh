@@ -6,6 +6,8 @@
 #   scripts/bench-noise.sh [--pairs N] [--time-scale F] [--settings LIST] [-- more calibrate options]
 #   --pairs N        pairs per setting (default 3)
 #   --time-scale F   calibrate's --time-scale (default 0.5: 20 s measured per series after a 5 s warm-up)
+#   after --          more calibrate options; keep the load within one processor when pinned is among the settings
+#                    (pinned gives the services one processor: e.g. -- --iterations 2000000 at calibrate's 30 calls/s)
 #   --settings LIST  comma-separated, from: default, pinned (the runner on processor 0, the stub and services on 1:
 #                    taskset and --service-cpus), pgo-off (the services' DOTNET_TieredPGO=0), gc-nonconcurrent (the
 #                    services' DOTNET_gcConcurrent=0); default "default,pinned,pgo-off"
@@ -63,20 +65,25 @@ for ((round = 1; round <= pairs; round++)); do
     mean=$(awk '$1 == "mean" && $2 == "ms" { print $6; exit }' <<< "$table")
     p99=$(awk '$1 == "p99" && $2 == "ms" { print $6; exit }' <<< "$table")
     [[ -n "$mean" && -n "$p99" ]] || { echo "$table" >&2; die "no spread rows in calibrate's output for $setting"; }
-    printf '%s\t%d\t%s\t%s\t%s\n' "$setting" "$round" "$mean" "$p99" "$load" >> "$results"
-    printf '  mean spread %s %%, p99 spread %s %%\n' "$mean" "$p99" >&2
+    # The services' own execution time per call, #1 and #2 (summary.md's server-time table, 9 columns): how fast each
+    # process computed, apart from any queueing in front of it.
+    folder=$(ls -td "$out/$setting"/*/ | head -n 1)
+    server=$(awk -F'|' 'NF == 11 && $2 ~ / #[12] $/ { gsub(/[ ,]/, "", $4); v[++n] = $4 }
+      END { if (n == 2 && v[1] > 0 && v[2] > 0) printf "%.1f", (v[1] > v[2] ? v[1] / v[2] : v[2] / v[1]) * 100 - 100 }' "$folder/summary.md")
+    printf '%s\t%d\t%s\t%s\t%s\t%s\n' "$setting" "$round" "$mean" "$p99" "$load" "${server:-?}" >> "$results"
+    printf '  mean spread %s %%, p99 spread %s %%, server time spread %s %%\n' "$mean" "$p99" "${server:-?}" >&2
   done
 done
 
 echo
-printf '%-18s %-28s %-28s %s\n' setting "mean spread % (each pair)" "p99 spread % (each pair)" "median mean / p99, largest mean / p99"
+printf '%-18s %-24s %-24s %-24s %s\n' setting "mean spread % (pairs)" "p99 spread % (pairs)" "server time spread %" "median mean / p99 / server, largest mean / p99"
 for setting in "${listed[@]}"; do
-  awk -F'\t' -v s="$setting" '$1 == s { m[++n] = $3; p[n] = $4 }
+  awk -F'\t' -v s="$setting" '$1 == s { m[++n] = $3; p[n] = $4; t[n] = $6 }
     function median(a, n,   i, j, t, b) { for (i = 1; i <= n; i++) b[i] = a[i]
       for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (b[j] < b[i]) { t = b[i]; b[i] = b[j]; b[j] = t }
       return n % 2 ? b[(n + 1) / 2] : (b[n / 2] + b[n / 2 + 1]) / 2 }
     function largest(a, n,   i, x) { x = a[1]; for (i = 2; i <= n; i++) if (a[i] > x) x = a[i]; return x }
-    END { ms = ""; ps = ""; for (i = 1; i <= n; i++) { ms = ms m[i] " "; ps = ps p[i] " " }
-      printf "%-18s %-28s %-28s %.1f / %.1f, %.1f / %.1f\n", s, ms, ps, median(m, n), median(p, n), largest(m, n), largest(p, n) }' "$results"
+    END { ms = ""; ps = ""; ts = ""; for (i = 1; i <= n; i++) { ms = ms m[i] " "; ps = ps p[i] " "; ts = ts t[i] " " }
+      printf "%-18s %-24s %-24s %-24s %.1f / %.1f / %.1f, %.1f / %.1f\n", s, ms, ps, ts, median(m, n), median(p, n), median(t, n), largest(m, n), largest(p, n) }' "$results"
 done
 echo "target: an A/A pair within 5 % on the mean and 10 % on p99"
