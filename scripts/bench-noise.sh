@@ -9,7 +9,8 @@
 #   after --          more calibrate options; keep the load within one processor when pinned is among the settings
 #                    (pinned gives the services one processor: e.g. -- --iterations 2000000 at calibrate's 30 calls/s)
 #   --settings LIST  comma-separated, from: default, pinned (the runner on processor 0, the stub and services on 1:
-#                    taskset and --service-cpus), pgo-off (the services' DOTNET_TieredPGO=0), gc-nonconcurrent (the
+#                    taskset and --service-cpus), pinned-pc2 (pinned, the services' runtime told it has 2 processors:
+#                    DOTNET_PROCESSOR_COUNT=2), pgo-off (the services' DOTNET_TieredPGO=0), gc-nonconcurrent (the
 #                    services' DOTNET_gcConcurrent=0); default "default,pinned,pgo-off"
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
@@ -22,16 +23,16 @@ while [ $# -gt 0 ]; do
     --time-scale) [[ "${2:-}" =~ ^[0-9]*\.?[0-9]+$ ]] || die "--time-scale '${2:-}': takes a positive number, e.g. 0.5." 2; scale=$2; shift 2 ;;
     --settings) settings=${2:-}; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) die "unknown option '$1'; valid: --pairs, --time-scale, --settings, -- (calibrate options)." 2 ;;
   esac
 done
 IFS=, read -r -a listed <<< "$settings"
 for s in "${listed[@]}"; do
-  case "$s" in default|pinned|pgo-off|gc-nonconcurrent) ;; *) die "--settings: '$s' is not one of default, pinned, pgo-off, gc-nonconcurrent." 2 ;; esac
+  case "$s" in default|pinned|pinned-pc2|pgo-off|gc-nonconcurrent) ;; *) die "--settings: '$s' is not one of default, pinned, pinned-pc2, pgo-off, gc-nonconcurrent." 2 ;; esac
 done
 [ "${#listed[@]}" -gt 0 ] || die "--settings: name at least one setting." 2
-if [[ " ${listed[*]} " == *" pinned "* ]]; then
+if [[ " ${listed[*]} " == *" pinned"* ]]; then
   [ "$(nproc --all)" -ge 2 ] || die "pinned needs 2 processors or more (the runner on one, the services on another)."
   command -v taskset >/dev/null || die "pinned needs taskset (util-linux)."
 fi
@@ -45,6 +46,7 @@ calibrate() {  # calibrate SETTING: one A/A pair, its run folder under $out/SETT
   local setting=$1 prefix=() env_vars=() options=()
   case "$setting" in
     pinned) prefix=(taskset -c 0); options=(--service-cpus 1) ;;
+    pinned-pc2) prefix=(taskset -c 0); options=(--service-cpus 1); env_vars=(HARNESS_SERVICE_DOTNET_PROCESSOR_COUNT=2) ;;
     pgo-off) env_vars=(HARNESS_SERVICE_DOTNET_TieredPGO=0) ;;
     gc-nonconcurrent) env_vars=(HARNESS_SERVICE_DOTNET_gcConcurrent=0) ;;
   esac
