@@ -181,7 +181,14 @@ public sealed record MultiRunComparison(
     /// True when the gate has figures and could judge none of them (every one of a single run): its pass would say
     /// nothing, so it is not given (a pipeline that gated single runs learns it must repeat them).
     /// </summary>
-    public bool GateJudgesNothing => Gated().Any() && Unjudged().Count == Gated().Count();
+    public bool GateJudgesNothing
+    {
+        get
+        {
+            var gated = Gated().ToList();
+            return gated.Count > 0 && gated.All(p => p.Figure.Ratio.Verdict == RatioVerdict.SingleRun);
+        }
+    }
 
     private IEnumerable<(string Key, string RunId, ComparedFigure Figure)> Gated() =>
         from unit in Series
