@@ -25,7 +25,7 @@ internal sealed class SoapCallClient : ICallClient
 
     /// <summary>The failure of a reply whose body is a fault, counted by its code; null when it holds none (or is not XML).</summary>
     public static CallFailedException? FaultIn(byte[] reply) =>
-        SoapFaults.Read(reply, reply.Length) is { } fault ? new CallFailedException(SoapTransport.StatusOf(fault, SoapFailureNames.ByCode), $"{fault.Code}: {fault.Reason}") : null;
+        SoapFaults.Read(reply) is { } fault ? new CallFailedException(SoapTransport.StatusOf(fault, SoapFailureNames.ByCode), $"{fault.Code}: {fault.Reason}") : null;
 
     public void Dispose() => _transport.Dispose();
 }

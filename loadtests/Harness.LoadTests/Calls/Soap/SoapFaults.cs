@@ -15,12 +15,12 @@ internal static class SoapFaults
     public sealed record Fault(string Code, string Reason, bool IsSenderFault);
 
     /// <returns>Null when the reply holds no fault, or is not XML (a proxy's error page: counted by its status).</returns>
-    public static Fault? Read(byte[] reply, int length)
+    public static Fault? Read(ReadOnlySpan<byte> reply)
     {
         XElement? fault;
         try
         {
-            using var stream = new MemoryStream(reply, 0, length, writable: false);
+            using var stream = new MemoryStream(reply.ToArray(), writable: false);
             var body = XDocument.Load(stream).Root?.Elements().FirstOrDefault(e => e.Name.LocalName == "Body");
             fault = body?.Elements().FirstOrDefault(e => e.Name == SoapEnvelopeWriter.Soap11 + "Fault" || e.Name == SoapEnvelopeWriter.Soap12 + "Fault");
         }

@@ -1,20 +1,24 @@
 using System.Buffers;
+using System.Buffers.Text;
 using System.Net;
 using System.Net.Sockets;
 using System.ServiceModel;
+using System.Text;
+using Harness.LoadTests.Calls.Http1;
 using Harness.LoadTests.Scenarios;
 using Harness.Metrics;
 
 namespace Harness.LoadTests.Calls.Soap;
 
 /// <summary>
-/// Posts envelopes to one SOAP endpoint with one <see cref="HttpClient"/> (pooled HTTP/1.1 connections, no cap per
-/// server: a connection per call in flight), the reply read into a pooled buffer and handed to the caller's reader as
-/// a span. The headers of each action are prepared once (<see cref="Prepare"/>). A fault is looked for in every reply
-/// (some servers fault with 200) and counted as <see cref="SoapFailureNames"/> says; a reply other than 2xx without
-/// one is counted by its status (<c>http-503</c>); transport failures surface as HttpRequestException, a timeout as
-/// TaskCanceledException (FailureStatus names them). The reply is buffered by HttpClient, so its timeout covers the
-/// whole exchange, as the WCF client's does, and a connection lost mid-reply fails the send, not the read.
+/// Posts envelopes to one SOAP endpoint. Over plain HTTP (and <c>unix://</c>) it writes HTTP/1.1 itself
+/// (<see cref="Http1Client"/>: a kept-alive connection per call in flight, each action's head built once, the reply
+/// read in the connection's own buffer); over HTTPS it posts with one <see cref="HttpClient"/>, the reply read into a
+/// pooled buffer. Either way the reader gets the reply as a span. A fault is looked for in every reply (some servers
+/// fault with 200) and counted as <see cref="SoapFailureNames"/> says; a reply other than 2xx without one is counted
+/// by its status (<c>http-503</c>); transport failures surface as HttpRequestException, a timeout as
+/// TaskCanceledException (FailureStatus names them). The timeout covers the whole exchange, as the WCF client's does,
+/// and a connection lost mid-reply fails the call.
 /// </summary>
 internal sealed class SoapTransport : IDisposable
 {
@@ -22,7 +26,8 @@ internal sealed class SoapTransport : IDisposable
     public static readonly TimeSpan Timeout = TimeSpan.FromMinutes(1);
 
     private const int FirstBufferSize = 4096;
-    private readonly HttpClient _http;
+    private readonly Http1Client? _http1;
+    private readonly HttpClient? _https;
     private readonly Uri _endpoint;
     private readonly SoapVersion _version;
     private readonly IReadOnlyList<KeyValuePair<string, string>> _headers;
@@ -31,33 +36,77 @@ internal sealed class SoapTransport : IDisposable
     /// <param name="headers">Extra HTTP headers of every call (<c>--metadata</c>).</param>
     public SoapTransport(Uri endpoint, SoapVersion version, IReadOnlyList<KeyValuePair<string, string>> headers, SoapFailureNames names)
     {
-        _http = new HttpClient(new SocketsHttpHandler
+        if (endpoint.Scheme == Uri.UriSchemeHttps)
         {
-            MaxConnectionsPerServer = int.MaxValue,
-            ConnectTimeout = TimeSpan.FromSeconds(10),
-            PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
-            UseCookies = false,
-            AutomaticDecompression = DecompressionMethods.None,
-        })
+            _https = new HttpClient(new SocketsHttpHandler
+            {
+                MaxConnectionsPerServer = int.MaxValue,
+                ConnectTimeout = TimeSpan.FromSeconds(10),
+                PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
+                UseCookies = false,
+                AutomaticDecompression = DecompressionMethods.None,
+            })
+            {
+                Timeout = Timeout,
+            };
+        }
+        else
         {
-            Timeout = Timeout,
-        };
+            _http1 = new Http1Client(endpoint, Timeout, ServerTimeTrailer.Name, names == SoapFailureNames.AsWcf ? AsWcfFailure : null);
+        }
+
         _endpoint = endpoint;
         _version = version;
         _headers = headers;
         _names = names;
     }
 
-    /// <summary>Reads a successful reply. It must not keep the span: its buffer goes back to the pool.</summary>
+    /// <summary>Reads a successful reply. It must not keep the span: its buffer is reused.</summary>
     public delegate T ReplyReader<out T>(ReadOnlySpan<byte> reply, TimeSpan? serverTime);
 
     /// <summary>The headers of an action, built once: SOAP 1.1's SOAPAction, or SOAP 1.2's action parameter.</summary>
-    public PreparedAction Prepare(string action) => _version == SoapVersion.Soap11
-        ? new PreparedAction("text/xml; charset=utf-8", $"\"{action}\"")
-        : new PreparedAction($"application/soap+xml; charset=utf-8; action=\"{action}\"", null);
+    /// <exception cref="ArgumentException">An extra header is not one HTTP/1.1 can carry.</exception>
+    public PreparedAction Prepare(string action)
+    {
+        var (contentType, soapAction) = _version == SoapVersion.Soap11
+            ? ("text/xml; charset=utf-8", $"\"{action}\"")
+            : ($"application/soap+xml; charset=utf-8; action=\"{action}\"", (string?)null);
+        var head = _http1?.RequestHead(
+            [new("Content-Type", contentType), .. soapAction is null ? [] : new[] { KeyValuePair.Create("SOAPAction", soapAction) }, .. _headers]);
+        return new PreparedAction(contentType, soapAction, head);
+    }
 
     /// <exception cref="CallFailedException">The reply is a fault, or its status is not 2xx.</exception>
-    public async Task<T> PostAsync<T>(byte[] body, PreparedAction action, ReplyReader<T> read, CancellationToken cancellationToken)
+    public Task<T> PostAsync<T>(byte[] body, PreparedAction action, ReplyReader<T> read, CancellationToken cancellationToken) =>
+        _http1 is { } http1 ? PostHttp1Async(http1, body, action, read, cancellationToken) : PostHttpsAsync(body, action, read, cancellationToken);
+
+    public void Dispose()
+    {
+        _http1?.Dispose();
+        _https?.Dispose();
+    }
+
+    /// <summary>The status a fault is counted under.</summary>
+    public static string StatusOf(SoapFaults.Fault fault, SoapFailureNames names) => names == SoapFailureNames.ByCode
+        ? $"soap-fault-{fault.Code[(fault.Code.IndexOf(':') + 1)..]}"
+        : fault.IsSenderFault ? "soap-fault-Client" : "soap-fault-Server";
+
+    private Task<T> PostHttp1Async<T>(Http1Client http1, byte[] body, PreparedAction action, ReplyReader<T> read, CancellationToken cancellationToken) =>
+        http1.PostAsync(
+            action.Http1Head!,
+            body,
+            (Transport: this, Read: read),
+            static (s, status, reply, serverTime) => s.Transport.Interpret(status, reply, ServerTimeOf(serverTime), s.Read),
+            cancellationToken);
+
+    /// <summary>
+    /// A connection lost once the request was under way, as the WCF client's: it wraps it so, and FailureStatus counts it
+    /// as soap-communication. No connection at all (a SocketException under it) stays as it is: "connection".
+    /// </summary>
+    private static Exception AsWcfFailure(HttpRequestException ex) =>
+        ex.InnerException is SocketException ? ex : new CommunicationException(ex.Message, ex);
+
+    private async Task<T> PostHttpsAsync<T>(byte[] body, PreparedAction action, ReplyReader<T> read, CancellationToken cancellationToken)
     {
         using var request = new HttpRequestMessage(HttpMethod.Post, _endpoint) { Content = new ByteArrayContent(body) };
 
@@ -77,15 +126,10 @@ internal sealed class SoapTransport : IDisposable
         var (buffer, length) = await ReadAsync(response, cancellationToken);
         try
         {
-            var reply = buffer.AsSpan(0, length);
-            if (reply.IndexOf("Fault"u8) >= 0 && SoapFaults.Read(buffer, length) is { } fault)
-            {
-                throw new CallFailedException(StatusOf(fault, _names), $"{fault.Code}: {fault.Reason}");
-            }
-
-            return response.IsSuccessStatusCode
-                ? read(reply, ServerTimeOf(response))
-                : throw new CallFailedException($"http-{(int)response.StatusCode}", $"HTTP {(int)response.StatusCode} {response.StatusCode}");
+            var serverTime = response.Headers.NonValidated.TryGetValues(ServerTimeTrailer.Name, out var values)
+                ? ServerTimeOf(Encoding.ASCII.GetBytes(values.ToString()))
+                : null;
+            return Interpret((int)response.StatusCode, buffer.AsSpan(0, length), serverTime, read);
         }
         finally
         {
@@ -93,30 +137,33 @@ internal sealed class SoapTransport : IDisposable
         }
     }
 
-    public void Dispose() => _http.Dispose();
+    private T Interpret<T>(int status, ReadOnlySpan<byte> reply, TimeSpan? serverTime, ReplyReader<T> read)
+    {
+        if (reply.IndexOf("Fault"u8) >= 0 && SoapFaults.Read(reply) is { } fault)
+        {
+            throw new CallFailedException(StatusOf(fault, _names), $"{fault.Code}: {fault.Reason}");
+        }
 
-    /// <summary>The status a fault is counted under.</summary>
-    public static string StatusOf(SoapFaults.Fault fault, SoapFailureNames names) => names == SoapFailureNames.ByCode
-        ? $"soap-fault-{fault.Code[(fault.Code.IndexOf(':') + 1)..]}"
-        : fault.IsSenderFault ? "soap-fault-Client" : "soap-fault-Server";
+        return status is >= 200 and <= 299
+            ? read(reply, serverTime)
+            : throw new CallFailedException($"http-{status}", $"HTTP {status} {(HttpStatusCode)status}");
+    }
 
     private async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
     {
         try
         {
-            return await _http.SendAsync(request, cancellationToken);
+            return await _https!.SendAsync(request, cancellationToken);
         }
         catch (HttpRequestException ex) when (_names == SoapFailureNames.AsWcf && ex.InnerException is not SocketException)
         {
-            // A connection lost once the request was under way: WCF wraps it so, and FailureStatus counts it as soap-communication.
-            throw new CommunicationException(ex.Message, ex);
+            throw AsWcfFailure(ex);
         }
     }
 
-    /// <summary>The <c>harness-server-time-ms</c> header, for a service that sends it; null otherwise.</summary>
-    private static TimeSpan? ServerTimeOf(HttpResponseMessage response) =>
-        response.Headers.NonValidated.TryGetValues(ServerTimeTrailer.Name, out var values)
-            && ServerTimeTrailer.Parse(values.ToString()) is { } ms
+    /// <summary>The <c>harness-server-time-ms</c> header's figure, for a service that sends it; null otherwise.</summary>
+    private static TimeSpan? ServerTimeOf(ReadOnlySpan<byte> header) =>
+        header.Length > 0 && Utf8Parser.TryParse(header, out double ms, out var used) && used == header.Length
             ? ServerTime.FromReply(ms)
             : null;
 
@@ -173,4 +220,5 @@ internal enum SoapFailureNames
 /// <summary>An action's headers as <see cref="SoapTransport"/> sends them.</summary>
 /// <param name="ContentType">The Content-Type (SOAP 1.2: with the action).</param>
 /// <param name="SoapActionHeader">SOAP 1.1's quoted SOAPAction; null for SOAP 1.2.</param>
-internal sealed record PreparedAction(string ContentType, string? SoapActionHeader);
+/// <param name="Http1Head">Over plain HTTP, the request's head with these and the extra headers (<see cref="Http1Client.RequestHead"/>).</param>
+internal sealed record PreparedAction(string ContentType, string? SoapActionHeader, byte[]? Http1Head);

@@ -1,0 +1,190 @@
+using System.Collections.Concurrent;
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+
+namespace Harness.LoadTests.Calls.Http1;
+
+/// <summary>
+/// Posts to one plain-text HTTP/1.1 endpoint over kept-alive connections, one call per connection at a time and as many
+/// connections as calls in flight, as wrk does: the request's head is built once (<see cref="RequestHead"/>), and the
+/// response is read into the connection's own buffer and handed to the caller as spans, so a call allocates almost
+/// nothing. It fails as <see cref="HttpClient"/> does, so that failures keep their names (FailureStatus): no connection
+/// is an <see cref="HttpRequestException"/> of <see cref="HttpRequestError.ConnectionError"/> over the
+/// <see cref="SocketException"/>; a connection lost mid-call one over an <see cref="IOException"/>; the timeout a
+/// <see cref="TaskCanceledException"/> over a <see cref="TimeoutException"/>. As HttpClient does, a request whose
+/// kept-alive connection turns out closed before any byte of the reply came is sent once more on a new connection.
+/// </summary>
+internal sealed class Http1Client : IDisposable
+{
+    private static readonly TimeSpan ConnectTimeout = TimeSpan.FromSeconds(10);
+
+    private readonly EndPoint _endPoint;
+    private readonly Uri _endpoint;
+    private readonly TimeSpan _timeout;
+    private readonly byte[] _capture;
+    private readonly Func<HttpRequestException, Exception>? _rename;
+    private readonly ConcurrentQueue<Http1Connection> _idle = new();
+    private volatile bool _disposed;
+
+    /// <param name="endpoint">An <c>http://</c> address, or <c>unix:///path</c> for a Unix domain socket (the path's request path is then <c>/</c>).</param>
+    /// <param name="timeout">A call's whole time, from sending to the last byte of its reply.</param>
+    /// <param name="captureHeader">A response header whose value every reply hands back (<see cref="ReplyHandler{TState, T}"/>); empty for none.</param>
+    /// <param name="rename">Turns each transport failure into the exception the caller's callers expect (the WCF client's, for SOAP); null to leave them.</param>
+    public Http1Client(Uri endpoint, TimeSpan timeout, string captureHeader, Func<HttpRequestException, Exception>? rename = null)
+    {
+        ArgumentNullException.ThrowIfNull(endpoint);
+        _endPoint = endpoint.Scheme switch
+        {
+            "http" => IPAddress.TryParse(endpoint.IdnHost, out var ip) ? new IPEndPoint(ip, endpoint.Port) : new DnsEndPoint(endpoint.IdnHost, endpoint.Port),
+            "unix" => new UnixDomainSocketEndPoint(Uri.UnescapeDataString(endpoint.AbsolutePath)),
+            _ => throw new ArgumentException($"the HTTP/1.1 client speaks plain text (http:// or unix://), not {endpoint.Scheme}://", nameof(endpoint)),
+        };
+        _endpoint = endpoint;
+        _timeout = timeout;
+        _capture = Encoding.ASCII.GetBytes(captureHeader);
+        _rename = rename;
+    }
+
+    /// <summary>Reads a reply while its bytes are the connection's; it must not keep the spans.</summary>
+    /// <param name="captured">The value of the client's captured header; empty when the reply has none.</param>
+    public delegate T ReplyHandler<in TState, out T>(TState state, int status, ReadOnlySpan<byte> body, ReadOnlySpan<byte> captured);
+
+    /// <summary>
+    /// A POST's head up to <c>Content-Length: </c>, whose value each call writes: request line, Host, then
+    /// <paramref name="headers"/> in order.
+    /// </summary>
+    /// <exception cref="ArgumentException">A header's name is not an HTTP token, or its value holds a line break.</exception>
+    public byte[] RequestHead(IEnumerable<KeyValuePair<string, string>> headers)
+    {
+        var host = _endpoint.Scheme == "unix" ? "localhost" : _endpoint.Authority;
+        var path = _endpoint.Scheme == "unix" ? "/" : _endpoint.PathAndQuery;
+        var head = new StringBuilder().Append("POST ").Append(path).Append(" HTTP/1.1\r\nHost: ").Append(host).Append("\r\n");
+        foreach (var (name, value) in headers)
+        {
+            if (name.Length == 0 || !name.All(IsTokenChar))
+            {
+                throw new ArgumentException($"the header name \"{name}\" is not an HTTP token (letters, digits and !#$%&'*+-.^_`|~)", nameof(headers));
+            }
+
+            if (value.AsSpan().IndexOfAny('\r', '\n', '\0') >= 0)
+            {
+                throw new ArgumentException($"the value of header \"{name}\" holds a line break or NUL, which HTTP/1.1 does not allow", nameof(headers));
+            }
+
+            head.Append(name).Append(": ").Append(value).Append("\r\n");
+        }
+
+        return Encoding.UTF8.GetBytes(head.Append("Content-Length: ").ToString());
+    }
+
+    /// <summary>Posts <paramref name="body"/> after <paramref name="head"/> and hands the reply to <paramref name="handle"/>.</summary>
+    public async Task<T> PostAsync<TState, T>(byte[] head, byte[] body, TState state, ReplyHandler<TState, T> handle, CancellationToken cancellationToken)
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        for (var attempt = 1; ; attempt++)
+        {
+            var connection = _idle.TryDequeue(out var idle) ? idle : await OpenAsync(cancellationToken).ConfigureAwait(false);
+            var reused = connection.Exchanges > 0;
+            Http1Response response;
+            try
+            {
+                response = await connection.ExchangeAsync(head, body, _capture, _timeout, cancellationToken).ConfigureAwait(false);
+            }
+            catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException)
+            {
+                connection.Dispose();
+                if (reused && attempt == 1 && !connection.ReceivedAny && !connection.HasTimedOut && !cancellationToken.IsCancellationRequested)
+                {
+                    // The server had closed the idle connection; the request never reached it.
+                    continue;
+                }
+
+                throw Renamed(Failure(ex, connection, cancellationToken));
+            }
+
+            try
+            {
+                return handle(
+                    state,
+                    response.Status,
+                    connection.Slice(response.BodyStart, response.BodyLength),
+                    connection.Slice(response.CapturedStart, response.CapturedLength));
+            }
+            finally
+            {
+                Release(connection, response.KeepAlive);
+            }
+        }
+    }
+
+    public void Dispose()
+    {
+        _disposed = true;
+        while (_idle.TryDequeue(out var connection))
+        {
+            connection.Dispose();
+        }
+    }
+
+    private async Task<Http1Connection> OpenAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await Http1Connection.OpenAsync(_endPoint, ConnectTimeout, cancellationToken).ConfigureAwait(false);
+        }
+        catch (SocketException ex)
+        {
+            throw Renamed(new HttpRequestException(HttpRequestError.ConnectionError, $"{ex.Message} ({_endpoint.Authority})", ex));
+        }
+        catch (OperationCanceledException ex)
+        {
+            throw new TaskCanceledException("The operation was canceled.", ex, cancellationToken);
+        }
+    }
+
+    private void Release(Http1Connection connection, bool keepAlive)
+    {
+        if (keepAlive && connection.IsUsable && !_disposed)
+        {
+            _idle.Enqueue(connection);
+            if (_disposed && _idle.TryDequeue(out var late))
+            {
+                late.Dispose();
+            }
+        }
+        else
+        {
+            connection.Dispose();
+        }
+    }
+
+    private Exception Renamed(Exception failure) => failure is HttpRequestException http && _rename is { } rename ? rename(http) : failure;
+
+    /// <summary>The exception HttpClient throws for the same failure.</summary>
+    private Exception Failure(Exception ex, Http1Connection connection, CancellationToken cancellationToken)
+    {
+        if (connection.HasTimedOut)
+        {
+            return new TaskCanceledException(
+                $"The request was canceled due to the configured timeout of {_timeout.TotalSeconds} seconds elapsing.", new TimeoutException(ex.Message, ex));
+        }
+
+        if (connection.WasCancelled || cancellationToken.IsCancellationRequested)
+        {
+            return new TaskCanceledException("The operation was canceled.", ex, cancellationToken);
+        }
+
+        return ex switch
+        {
+            HttpIOException io => new HttpRequestException(io.HttpRequestError, "An error occurred while sending the request.", io),
+            SocketException socket => new HttpRequestException(
+                HttpRequestError.Unknown,
+                "An error occurred while sending the request.",
+                new IOException($"Unable to read data from the transport connection: {socket.Message}.", socket)),
+            _ => new HttpRequestException(HttpRequestError.Unknown, "An error occurred while sending the request.", ex),
+        };
+    }
+
+    private static bool IsTokenChar(char c) => char.IsAsciiLetterOrDigit(c) || "!#$%&'*+-.^_`|~".Contains(c, StringComparison.Ordinal);
+}

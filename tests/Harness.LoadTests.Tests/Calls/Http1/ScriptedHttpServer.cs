@@ -1,0 +1,171 @@
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+
+namespace Harness.LoadTests.Tests.Calls.Http1;
+
+/// <summary>
+/// A loopback TCP server that answers each request it reads with bytes a test wrote by hand, so that a client meets
+/// exactly the framing under test (chunks, interim replies, a connection closed between calls, a reply cut short).
+/// It counts the connections it accepted and keeps each request it read.
+/// </summary>
+internal sealed class ScriptedHttpServer : IAsyncDisposable
+{
+    private static readonly TimeSpan ReadLimit = TimeSpan.FromSeconds(10);
+
+    private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
+    private readonly Func<Exchange, Task> _answer;
+    private readonly CancellationTokenSource _stop = new();
+    private readonly List<Task> _connections = [];
+    private readonly Task _accepting;
+    private int _accepted;
+
+    /// <param name="answer">Writes the reply to one request; it may close the connection (<see cref="Exchange.Close"/>).</param>
+    public ScriptedHttpServer(Func<Exchange, Task> answer)
+    {
+        _answer = answer;
+        _listener.Start();
+        Address = new Uri($"http://127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}/svc");
+        _accepting = AcceptAsync();
+    }
+
+    public Uri Address { get; }
+
+    public int Accepted => Volatile.Read(ref _accepted);
+
+    public List<string> Requests { get; } = [];
+
+    public async ValueTask DisposeAsync()
+    {
+        await _stop.CancelAsync();
+        _listener.Stop();
+        await _accepting;
+        Task[] connections;
+        lock (_connections)
+        {
+            connections = [.. _connections];
+        }
+
+        await Task.WhenAll(connections).WaitAsync(TimeSpan.FromSeconds(10));
+        _stop.Dispose();
+    }
+
+    private async Task AcceptAsync()
+    {
+        while (!_stop.IsCancellationRequested)
+        {
+            Socket socket;
+            try
+            {
+                socket = await _listener.AcceptSocketAsync(_stop.Token);
+            }
+            catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
+            {
+                return;
+            }
+
+            var connection = Interlocked.Increment(ref _accepted);
+            lock (_connections)
+            {
+                _connections.Add(ServeAsync(socket, connection));
+            }
+        }
+    }
+
+    private async Task ServeAsync(Socket socket, int connection)
+    {
+        using var _ = socket;
+        try
+        {
+            for (var index = 1; !_stop.IsCancellationRequested; index++)
+            {
+                using var timeout = CancellationTokenSource.CreateLinkedTokenSource(_stop.Token);
+                timeout.CancelAfter(ReadLimit);
+                if (await ReadRequestAsync(socket, timeout.Token) is not { } request)
+                {
+                    return;
+                }
+
+                lock (Requests)
+                {
+                    Requests.Add(request);
+                }
+
+                var exchange = new Exchange(socket, connection, index, request);
+                await _answer(exchange);
+                if (exchange.Closed)
+                {
+                    return;
+                }
+            }
+        }
+        catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
+        {
+            // The client went away, or the test ended.
+        }
+    }
+
+    /// <summary>One request: its head and body as text; null when the client closed the connection first.</summary>
+    private static async Task<string?> ReadRequestAsync(Socket socket, CancellationToken cancellationToken)
+    {
+        var buffer = new byte[64 * 1024];
+        var filled = 0;
+        while (true)
+        {
+            var text = Encoding.UTF8.GetString(buffer, 0, filled);
+            var blank = text.IndexOf("\r\n\r\n", StringComparison.Ordinal);
+            if (blank >= 0)
+            {
+                var length = text[..blank].Split("\r\n").Where(l => l.StartsWith("Content-Length:", StringComparison.OrdinalIgnoreCase))
+                    .Select(l => int.Parse(l["Content-Length:".Length..].Trim(), System.Globalization.CultureInfo.InvariantCulture)).FirstOrDefault();
+                if (filled >= blank + 4 + length)
+                {
+                    return text;
+                }
+            }
+
+            var read = await socket.ReceiveAsync(buffer.AsMemory(filled), SocketFlags.None, cancellationToken);
+            if (read == 0)
+            {
+                return null;
+            }
+
+            filled += read;
+        }
+    }
+
+    /// <summary>One request as the answer sees it.</summary>
+    internal sealed class Exchange(Socket socket, int connection, int index, string request)
+    {
+        /// <summary>Which connection, from 1, in the order they were accepted.</summary>
+        public int Connection { get; } = connection;
+
+        /// <summary>Which request on its connection, from 1.</summary>
+        public int Index { get; } = index;
+
+        public string Request { get; } = request;
+
+        public bool Closed { get; private set; }
+
+        /// <summary>Writes <paramref name="text"/> in pieces of <paramref name="piece"/> bytes, each sent alone.</summary>
+        public async Task WriteAsync(string text, int piece = int.MaxValue)
+        {
+            var bytes = Encoding.UTF8.GetBytes(text);
+            for (var at = 0; at < bytes.Length; at += piece)
+            {
+                await socket.SendAsync(bytes.AsMemory(at, Math.Min(piece, bytes.Length - at)), SocketFlags.None);
+                if (piece < bytes.Length)
+                {
+                    await Task.Delay(1);
+                }
+            }
+        }
+
+        /// <summary>Closes the connection (a FIN: the client reads its end).</summary>
+        public void Close()
+        {
+            Closed = true;
+            socket.Shutdown(SocketShutdown.Both);
+        }
+    }
+}
