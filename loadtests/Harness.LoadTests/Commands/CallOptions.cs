@@ -159,6 +159,11 @@ internal sealed class CallOptions
             throw new UsageException($"--metadata '{text}' must be key=value, the key of letters, digits, '-', '_' and '.', e.g. authorization=Bearer abc.");
         }
 
+        if (pair[1].AsSpan().IndexOfAny('\r', '\n', '\0') >= 0)
+        {
+            throw new UsageException($"--metadata '{key}': the value holds a line break or NUL, which no header can carry.");
+        }
+
         return key.EndsWith("-bin", StringComparison.Ordinal)
             ? throw new UsageException($"--metadata '{text}': binary (-bin) headers are not supported; give text headers.")
             : new(key, pair[1]);

@@ -18,6 +18,7 @@ public sealed class CallOptionsTests
     [InlineData("--data and --data-file do not go together", "--target", Grpc, "--call", "a.B/C", "--data", "{}", "--data-file", "x.json")]
     [InlineData("--import-path goes with --proto", "--target", Grpc, "--call", "a.B/C", "--import-path", ".")]
     [InlineData("--metadata 'nokey' must be key=value", "--target", Grpc, "--call", "a.B/C", "--metadata", "nokey")]
+    [InlineData("--metadata 'x-a': the value holds a line break", "--target", Soap, "--call", "Add", "--metadata", "x-a=1\r\nHost: elsewhere")]
     [InlineData("give --target options of one stack", "--target", Grpc, "--target", Soap, "--call", "a.B/C")]
     [InlineData("--data-file missing.json: cannot be read", "--target", Grpc, "--call", "a.B/C", "--data-file", "missing.json")]
     [InlineData("--soap-client 'fast': valid values are lean, wcf.", "--target", Soap, "--soap-client", "fast")]

@@ -84,7 +84,8 @@ internal sealed class Http1Client : IDisposable
         ObjectDisposedException.ThrowIf(_disposed, this);
         for (var attempt = 1; ; attempt++)
         {
-            var connection = _idle.TryDequeue(out var idle) ? idle : await OpenAsync(cancellationToken).ConfigureAwait(false);
+            // A retry takes a new connection: the idle ones may have been closed by the same server timeout.
+            var connection = attempt == 1 && _idle.TryDequeue(out var idle) ? idle : await OpenAsync(cancellationToken).ConfigureAwait(false);
             var reused = connection.Exchanges > 0;
             Http1Response response;
             try

@@ -99,26 +99,29 @@ public sealed class Http1ClientTests
     }
 
     [Fact]
-    public async Task KeptAliveConnection_TheServerClosedWhileIdle_IsRetriedOnceOnANewOne()
+    public async Task KeptAliveConnections_TheServerClosedWhileIdle_AreRetriedOnceOnANewOne()
     {
-        // The first connection answers once, as kept alive, then closes: the second call finds it closed before any reply.
+        // Arrange: two calls at once open two connections; each answers its call, as kept alive, then closes. Both wait
+        // idle in the pool, so the next call meets a closed one before any reply, and its retry must not take the other.
         await using var server = new ScriptedHttpServer(async e =>
         {
             await e.WriteAsync("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
-            if (e.Connection == 1)
+            if (e.Connection <= 2)
             {
                 e.Close();
             }
         });
         using var client = new Http1Client(server.Address, Timeout, "");
-        await PostAsync(client, "first");
+        await Task.WhenAll(PostAsync(client, "first"), PostAsync(client, "second"));
         await Task.Delay(100);
 
-        var second = await PostAsync(client, "second");
+        // Act
+        var third = await PostAsync(client, "third");
 
-        Assert.Equal("ok", second.Body);
-        Assert.Equal(2, server.Accepted);
-        Assert.Equal(2, server.Requests.Count);
+        // Assert
+        Assert.Equal("ok", third.Body);
+        Assert.Equal(3, server.Accepted);
+        Assert.Equal(3, server.Requests.Count);
     }
 
     [Fact]
