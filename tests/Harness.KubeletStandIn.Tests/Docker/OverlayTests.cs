@@ -65,8 +65,9 @@ public sealed class OverlayTests
         var summary = File.ReadAllText(Path.Combine(run, "summary.md"));
         Assert.Contains("soak.errors", summary, StringComparison.Ordinal);
         Assert.Contains("p99", summary, StringComparison.Ordinal);
-        var failed = RawRunReader.Read(run).Timelines.Values.Single().Sum(s => s.Failures);
-        Assert.Equal(0, failed);
+        var timeline = RawRunReader.Read(run).Timelines.Values.Single();
+        var failures = timeline.Where(s => s.Failures > 0).Select(s => $"second {s.Second}: {string.Join(", ", s.StatusCounts.Select(c => $"{c.Key} {c.Value}"))}");
+        Assert.True(timeline.Sum(s => s.Failures) == 0, $"failed requests: {string.Join("; ", failures)}\n{result.Output}");
         Assert.True(result.ExitCode is 0 or 1, result.Output);
         Assert.Equal(result.ExitCode == 1, result.Output.Contains("Job runner: Failed", StringComparison.Ordinal));
         Assert.Empty(await Leftovers.OfRunAsync(result.RunId));
