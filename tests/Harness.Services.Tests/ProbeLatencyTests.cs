@@ -131,17 +131,20 @@ public sealed class ProbeLatencyTests(StubProcess stub, ITestOutputHelper output
         return (peak, polls.Max(p => p.ThreadPoolPending), polls);
     }
 
+    // The polls start on a fixed schedule, as a kubelet's periodic probes do, and are awaited together: a probe that is
+    // measured but not judged (Kestrel's /healthz, the Check in threadpool mode) may take its whole ProbeTimeout when
+    // starved, and waiting for it before the next poll pushed the later polls past the load they were meant to see.
     private static async Task<IReadOnlyList<Poll>> PollWhileAsync(Probes probes)
     {
-        var polls = new List<Poll>();
+        var polls = new List<Task<Poll>>();
         await Task.Delay(PollInterval);
         for (var i = 0; i < Polls; i++)
         {
-            polls.Add(await probes.PollAsync());
+            polls.Add(probes.PollAsync());
             await Task.Delay(PollInterval);
         }
 
-        return polls;
+        return await Task.WhenAll(polls);
     }
 
     // Iterations for one call of about ComputeCallLength, from one timed call.

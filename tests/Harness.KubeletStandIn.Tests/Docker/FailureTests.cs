@@ -12,8 +12,11 @@ public sealed class FailureTests
     [Fact]
     public async Task FailingLiveness_RestartsTheContainer_AndTheLastLineCountsIt()
     {
-        // Nothing listens on 5999: the probe fails from the start, and the kubelet restarts the container.
-        const string Liveness = "          livenessProbe: {tcpSocket: {port: 5999}, initialDelaySeconds: 1, periodSeconds: 1, failureThreshold: 1}";
+        // Nothing listens on 5999: the probe fails at its first try, and the kubelet restarts the container. That first
+        // try comes 4 s in, after the stub is ready (about 3 s), so the Deployment is Available once and the run ends with
+        // the Job. At 1 s the stub was killed before it was ever ready, and the run waited for the restart back-off (10 s,
+        // then 20 s) to give it a ready moment: 12 to 37 s instead of about 11.
+        const string Liveness = "          livenessProbe: {tcpSocket: {port: 5999}, initialDelaySeconds: 4, periodSeconds: 1, failureThreshold: 1}";
         using var folder = new TempKustomization(Manifests.Stub(Liveness) + "\n---\n" + Manifests.Job("wait", "sleep 8", spec: "  activeDeadlineSeconds: 60"));
         var result = StandInProcess.Run(Bound, folder.Directory, "--output", folder.Output, "--timeout", "90s");
 

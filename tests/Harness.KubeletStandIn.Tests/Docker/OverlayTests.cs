@@ -17,13 +17,14 @@ public sealed class OverlayTests
     [Fact]
     public async Task Distributed_TwoAgents_TheCoordinatorMergesBothRunsIntoOneReport_WithNoRestart()
     {
-        // Arrange: two agents, gRPC in iocp mode only, 5 s series; 100,000-iteration Computes and 500 ms third-party calls
+        // Arrange: two agents, gRPC in iocp mode only, 2 s series (each agent still makes requests in both: the merge is
+        // what is checked, not the load); 100,000-iteration Computes and 500 ms third-party calls
         // (the overlay's own 4 s), so that each series ends without long calls to wait for and Compute's lone calls settle quickly.
         using var output = new TempFolder();
 
         // Act
         var result = StandInProcess.Run(
-            Bound, Overlay("distributed"), "--output", output.Directory, "--agents", "2", "--duration", "5s",
+            Bound, Overlay("distributed"), "--output", output.Directory, "--agents", "2", "--duration", "2s",
             "--runner-arg=--modes=iocp", "--runner-arg=--stacks=grpc", "--runner-arg=--warm-up=1s",
             "--runner-arg=--iterations=100000", "--runner-arg=--delay-ms=500");
 
