@@ -17,4 +17,8 @@ public static class ServerTimeTrailer
     /// <summary>The trailer's milliseconds, or null when absent or not a number.</summary>
     public static double? Parse(string? value) =>
         double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var ms) ? ms : null;
+
+    /// <summary><see cref="Parse(string?)"/> of a value still in its UTF-8 bytes (an HTTP/1.1 header read off the wire).</summary>
+    public static double? Parse(ReadOnlySpan<byte> utf8) =>
+        double.TryParse(utf8, NumberStyles.Float, CultureInfo.InvariantCulture, out var ms) ? ms : null;
 }

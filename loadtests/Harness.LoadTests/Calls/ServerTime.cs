@@ -17,6 +17,11 @@ internal static class ServerTime
     /// The <see cref="ServerTimeTrailer.Name"/> trailer's figure (a reply that carries no time of its own: any
     /// <c>--call</c> of a gRPC target), as <see cref="FromReply"/> accepts it; null when absent or not a time.
     /// </summary>
-    public static TimeSpan? FromTrailers(Metadata trailers) =>
-        ServerTimeTrailer.Parse(trailers.GetValue(ServerTimeTrailer.Name)) is { } ms ? FromReply(ms) : null;
+    public static TimeSpan? FromTrailers(Metadata trailers) => FromHeader(trailers.GetValue(ServerTimeTrailer.Name));
+
+    /// <summary>The same figure from an HTTP header's value (a SOAP reply's <c>harness-server-time-ms</c>); null when absent or not a time.</summary>
+    public static TimeSpan? FromHeader(string? value) => ServerTimeTrailer.Parse(value) is { } ms ? FromReply(ms) : null;
+
+    /// <inheritdoc cref="FromHeader(string?)"/>
+    public static TimeSpan? FromHeader(ReadOnlySpan<byte> utf8) => ServerTimeTrailer.Parse(utf8) is { } ms ? FromReply(ms) : null;
 }

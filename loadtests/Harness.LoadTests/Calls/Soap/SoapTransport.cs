@@ -1,9 +1,7 @@
 using System.Buffers;
-using System.Buffers.Text;
 using System.Net;
 using System.Net.Sockets;
 using System.ServiceModel;
-using System.Text;
 using Harness.LoadTests.Calls.Http1;
 using Harness.LoadTests.Scenarios;
 using Harness.Metrics;
@@ -71,9 +69,14 @@ internal sealed class SoapTransport : IDisposable
         var (contentType, soapAction) = _version == SoapVersion.Soap11
             ? ("text/xml; charset=utf-8", $"\"{action}\"")
             : ($"application/soap+xml; charset=utf-8; action=\"{action}\"", (string?)null);
-        var head = _http1?.RequestHead(
-            [new("Content-Type", contentType), .. soapAction is null ? [] : new[] { KeyValuePair.Create("SOAPAction", soapAction) }, .. _headers]);
-        return new PreparedAction(contentType, soapAction, head);
+        List<KeyValuePair<string, string>> headers = [new("Content-Type", contentType)];
+        if (soapAction is not null)
+        {
+            headers.Add(new("SOAPAction", soapAction));
+        }
+
+        headers.AddRange(_headers);
+        return new PreparedAction(contentType, soapAction, _http1?.RequestHead(headers));
     }
 
     /// <exception cref="CallFailedException">The reply is a fault, or its status is not 2xx.</exception>
@@ -96,7 +99,7 @@ internal sealed class SoapTransport : IDisposable
             action.Http1Head!,
             body,
             (Transport: this, Read: read),
-            static (s, status, reply, serverTime) => s.Transport.Interpret(status, reply, ServerTimeOf(serverTime), s.Read),
+            static (s, status, reply, serverTime) => s.Transport.Interpret(status, reply, ServerTime.FromHeader(serverTime), s.Read),
             cancellationToken);
 
     /// <summary>
@@ -127,7 +130,7 @@ internal sealed class SoapTransport : IDisposable
         try
         {
             var serverTime = response.Headers.NonValidated.TryGetValues(ServerTimeTrailer.Name, out var values)
-                ? ServerTimeOf(Encoding.ASCII.GetBytes(values.ToString()))
+                ? ServerTime.FromHeader(values.ToString())
                 : null;
             return Interpret((int)response.StatusCode, buffer.AsSpan(0, length), serverTime, read);
         }
@@ -160,12 +163,6 @@ internal sealed class SoapTransport : IDisposable
             throw AsWcfFailure(ex);
         }
     }
-
-    /// <summary>The <c>harness-server-time-ms</c> header's figure, for a service that sends it; null otherwise.</summary>
-    private static TimeSpan? ServerTimeOf(ReadOnlySpan<byte> header) =>
-        header.Length > 0 && Utf8Parser.TryParse(header, out double ms, out var used) && used == header.Length
-            ? ServerTime.FromReply(ms)
-            : null;
 
     /// <summary>The whole body into a pooled buffer, sized by Content-Length when the server gives it.</summary>
     private static async Task<(byte[] Buffer, int Length)> ReadAsync(HttpResponseMessage response, CancellationToken cancellationToken)
