@@ -56,10 +56,13 @@ public sealed class SequentialRuleTests(ITestOutputHelper output)
         for (var run = 0; run < SimulatedRuns; run++)
         {
             var (a, b) = machine.Rounds(2, trueRatio: 1.0);
-            var ratio = ModeRatio.Between(Spread.Of(b), Spread.Of(a), lowerIsBetter: true, RepetitionNoise.Pool([a, b])!.Ratio(b, a, ModeRatio.Confidence));
-            var old = ModeRatio.Between(Spread.Of(b), Spread.Of(a), lowerIsBetter: true);
+            var test = ModeRatio.Of(Paired(b), Paired(a)).Test!;
+            var ratio = VerdictFamily.Judge([new FamilyMember(test, LowerIsBetter: true)], ModeRatio.Tolerance)[0];
+            // The extremes rule: coloured when the two ranges do not overlap and the medians differ by more than 5 %.
+            var apart = b.Min() > a.Max() || b.Max() < a.Min();
+            var old = apart && Math.Abs((Spread.Of(b)!.Median / Spread.Of(a)!.Median) - 1) > 0.05;
             interval += ratio.Verdict is RatioVerdict.Better or RatioVerdict.Worse ? 1 : 0;
-            extremes += old.Verdict is RatioVerdict.Better or RatioVerdict.Worse ? 1 : 0;
+            extremes += old ? 1 : 0;
         }
 
         output.WriteLine("coloured A/A ratios: interval {0:P2}, extremes {1:P2}", interval / (double)SimulatedRuns, extremes / (double)SimulatedRuns);
@@ -109,10 +112,9 @@ public sealed class SequentialRuleTests(ITestOutputHelper output)
     public void Once_settled_a_comparison_stays_settled_because_the_interval_only_narrows()
     {
         var rule = SequentialRule.Create(4);
-        var noise = new RepetitionNoise(0.01, 2);
-        var first = rule.Look(null, [130, 131], [100, 101], noise, rounds: 2)!;
+        var first = rule.Look(null, RatioTest.Of(Paired([130, 131]), Paired([100, 101])).Test, rounds: 2)!;
 
-        var second = rule.Look(first, [100, 160, 90], [100, 101, 140], new RepetitionNoise(0.3, 4), rounds: 4)!;
+        var second = rule.Look(first, RatioTest.Of(Paired([100, 160, 90, 120]), Paired([100, 101, 140, 90])).Test, rounds: 4)!;
 
         Assert.Equal(Settlement.Differs, first.Settlement);
         Assert.Equal(Settlement.Differs, second.Settlement);
@@ -130,6 +132,9 @@ public sealed class SequentialRuleTests(ITestOutputHelper output)
 
         Assert.Contains("even and at least 2", error.Message, StringComparison.Ordinal);
     }
+
+    // The i-th value of a mode ran in round i + 1.
+    private static List<Observation> Paired(IReadOnlyList<double> values) => [.. values.Select((v, i) => new Observation(i + 1, v))];
 
     /// <summary>
     /// Two modes run in the balanced order A B B A A B…; each process's figure is the mode's true value times
@@ -167,9 +172,8 @@ public sealed class SequentialRuleTests(ITestOutputHelper output)
                     continue;
                 }
 
-                var noise = RepetitionNoise.Pool([a, b]);
                 // The naive rule keeps no interval from earlier looks: each look stands alone.
-                carried = rule.Look(uncorrected ? null : carried, b, a, noise, round);
+                carried = rule.Look(uncorrected ? null : carried, RatioTest.Of(Paired(b), Paired(a)).Test, round);
                 if (carried is { IsSettled: true })
                 {
                     return carried;

@@ -101,7 +101,9 @@ public static class ModeComparison
                 .ToHashSet(StringComparer.Ordinal);
             string LabelOf(SeriesSummary s) =>
                 s.Series.Repetition > 0 ? RepetitionLabel(s.Series) : byId.Contains(s.Series.Mode) ? s.Series.Id : s.Series.Mode;
-            string ModeLabelOf(SeriesSummary s) => s.Series.Repetition > 0 ? s.Series.Mode : LabelOf(s);
+            // A mode listed twice in --modes (an A/A run) is one arm per listing, so its listings are compared.
+            string ModeLabelOf(SeriesSummary s) =>
+                s.Series.Slot > 0 ? ListingLabel(s.Series.Mode, s.Series.Slot) : s.Series.Repetition > 0 ? s.Series.Mode : LabelOf(s);
 
             var entries = ordered.GroupBy(ModeLabelOf, StringComparer.Ordinal).ToList();
             var baseline = entries.FirstOrDefault(e => string.Equals(e.First().Series.Mode, PreferredBaseline, StringComparison.OrdinalIgnoreCase))
@@ -114,17 +116,28 @@ public static class ModeComparison
                 .Select(e => new ModeSummary(e.Key, e.First().Series.Mode, [.. rows.Where(r => r.ModeLabel == e.Key)]))
                 .ToList();
             var baselineMode = modes.First(m => m.Label == baseline.Key);
-            var noise = NoiseOf(modes);
             foreach (var mode in modes)
             {
-                mode.CompareWith(baselineMode, noise);
+                mode.CompareWith(baselineMode);
             }
 
             groups.Add(new ModeComparisonGroup(group.Key.Stack, group.Key.Operation, baseline.Key, rows, modes));
         }
 
+        ReportVerdicts.Judge(groups, []);
         return groups;
     }
+
+    /// <summary>The arm of one listing of a mode that <c>--modes</c> names more than once: <c>threadpool (2nd)</c>.</summary>
+    public static string ListingLabel(string mode, int slot) => $"{mode} ({Ordinal(slot)})";
+
+    internal static string Ordinal(int n) => n.ToString(System.Globalization.CultureInfo.InvariantCulture) + (n % 100 is 11 or 12 or 13 ? "th" : (n % 10) switch
+    {
+        1 => "st",
+        2 => "nd",
+        3 => "rd",
+        _ => "th",
+    });
 
     /// <summary>
     /// Per figure, how much repetitions of one mode differ, pooled over <paramref name="modes"/>' repeated modes: the

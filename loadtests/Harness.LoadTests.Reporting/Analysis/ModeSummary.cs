@@ -78,6 +78,7 @@ public sealed class ModeSummary
 {
     private readonly Dictionary<ModeFigure, Spread?> _spreads;
     private readonly Dictionary<ModeFigure, IReadOnlyList<double>> _values;
+    private readonly Dictionary<ModeFigure, IReadOnlyList<Observation>> _observations;
     private Dictionary<ModeFigure, ModeRatio>? _ratios;
 
     /// <param name="label">The mode, or the series' label when it is a single series sharing its mode with others.</param>
@@ -88,7 +89,11 @@ public sealed class ModeSummary
         Label = label;
         Mode = mode;
         Rows = rows;
-        _values = ModeFigures.All.ToDictionary(f => f, f => (IReadOnlyList<double>)[.. rows.Select(r => ModeFigures.Read(r.Summary, f)).OfType<double>()]);
+        _observations = ModeFigures.All.ToDictionary(f => f, f => (IReadOnlyList<Observation>)[.. rows
+            .Select(r => (r.Summary.Series.Round, Value: ModeFigures.Read(r.Summary, f)))
+            .Where(o => o.Value is not null)
+            .Select(o => new Observation(o.Round, o.Value!.Value))]);
+        _values = ModeFigures.All.ToDictionary(f => f, f => (IReadOnlyList<double>)[.. _observations[f].Select(o => o.Value)]);
         _spreads = ModeFigures.All.ToDictionary(f => f, f => Spread.Of(_values[f]));
     }
 
@@ -111,12 +116,18 @@ public sealed class ModeSummary
     public ModeRatio RatioOf(ModeFigure figure) =>
         _ratios?.GetValueOrDefault(figure) ?? throw new InvalidOperationException("Ratios are set when the group is built.");
 
-    /// <param name="noise">Per figure, the group's repetition noise (<see cref="RepetitionNoise.Pool"/>); null where it has none.</param>
-    internal void CompareWith(ModeSummary baseline, IReadOnlyDictionary<ModeFigure, RepetitionNoise?> noise)
+    /// <summary>The figure of each repetition that measured it, with its round (what pairs it with another mode's).</summary>
+    public IReadOnlyList<Observation> ObservationsOf(ModeFigure figure) => _observations[figure];
+
+    /// <summary>Every ratio to <paramref name="baseline"/> with its 95 % interval, none judged yet (<see cref="ReportVerdicts"/> judges the family).</summary>
+    internal void CompareWith(ModeSummary baseline)
     {
         _ratios = ReferenceEquals(baseline, this)
-            ? ModeFigures.All.ToDictionary(f => f, f => Of(f) is null ? ModeRatio.Between(null, null, true) : ModeRatio.Base)
-            : ModeFigures.All.ToDictionary(f => f, f => ModeRatio.Between(
-                Of(f), baseline.Of(f), ModeFigures.LowerIsBetter(f), noise[f]?.Ratio(ValuesOf(f), baseline.ValuesOf(f), ModeRatio.Confidence)));
+            ? ModeFigures.All.ToDictionary(f => f, f => Of(f) is null ? new ModeRatio(null, null, null, false, RatioVerdict.Unknown) : ModeRatio.Base)
+            : ModeFigures.All.ToDictionary(f => f, f => ModeRatio.Of(ObservationsOf(f), baseline.ObservationsOf(f)));
     }
+
+    /// <summary>Replaces a figure's ratio with its family's judgement.</summary>
+    internal void Judge(ModeFigure figure, ModeRatio ratio) =>
+        (_ratios ?? throw new InvalidOperationException("Ratios are set when the group is built."))[figure] = ratio;
 }

@@ -3,9 +3,9 @@ using Harness.LoadTests.Recording;
 namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>
-/// One figure of a compared series in one run against run A: the change of the medians over the repetitions, with
-/// the 95 % interval of <see cref="ModeRatio.AcrossRuns"/> when either run repeated it and the noise of both runs'
-/// repetitions could be measured (docs/compare.md, "The verdict").
+/// One figure of a compared series in one run against run A: the ratio with the interval of a <see cref="RatioTest"/>
+/// over the two runs' repetitions of this series (their noise pooled, nothing else's), judged as one family with
+/// every other judged figure of the comparison (docs/compare.md, "The verdict").
 /// </summary>
 public sealed record ComparedFigure(ModeFigure Figure, Spread? Baseline, Spread? Value, ModeRatio Ratio)
 {
@@ -29,8 +29,27 @@ public sealed record ComparedFigure(ModeFigure Figure, Spread? Baseline, Spread?
         }
     }
 
-    /// <summary>Marked worse than A: the interval excludes no change and the change is more than 5 % for the worse.</summary>
+    /// <summary>Marked worse than A: its family-adjusted interval lies wholly beyond +5 % on the worse side.</summary>
     public bool IsWorse => Ratio.Verdict == RatioVerdict.Worse;
+}
+
+/// <summary>One gated figure of one run against run A, and what the gate made of it.</summary>
+/// <param name="Verdict">Null when the figure has no test (a single run on both sides, a figure of 0): not judged.</param>
+public sealed record GatedFigure(string SeriesKey, string RunId, ComparedFigure Figure, GateVerdict? Verdict);
+
+/// <summary>The regression gate's answer over every gated figure (<see cref="GateFamily"/>).</summary>
+/// <param name="Limit">The gate's limit, as a fraction (0.05 for 5 %).</param>
+public sealed record GateResult(GateOutcome Outcome, double Limit, IReadOnlyList<GatedFigure> Figures)
+{
+    public IEnumerable<GatedFigure> Failed => Figures.Where(f => f.Verdict is { Fails: true });
+
+    /// <summary>Judged, neither failing nor clearing the limit: what makes the gate inconclusive.</summary>
+    public IEnumerable<GatedFigure> Undecided => Figures.Where(f => f.Verdict is { Fails: false, Clears: false });
+
+    public IEnumerable<GatedFigure> NotJudged => Figures.Where(f => f.Verdict is null);
+
+    /// <summary>Figures to gate, and none of them could be judged: a pass would say nothing.</summary>
+    public bool JudgesNothing => Figures.Count > 0 && Figures.All(f => f.Verdict is null);
 }
 
 /// <summary>
@@ -127,7 +146,7 @@ public sealed record MultiRunComparison(
             paired.Add(new ComparedSeries(key, info.Stack, info.Operation, info.Mode, byRun, []));
         }
 
-        List<ComparedSeries> series = [.. paired.Select(s => s with { Against = [.. s.ByRun.Select((r, i) => i == 0 || r.Count == 0 || s.ByRun[0].Count == 0 ? null : Against(s, i, paired))] })];
+        var series = JudgeFamily([.. paired.Select(s => s with { Against = [.. s.ByRun.Select((r, i) => i == 0 || r.Count == 0 || s.ByRun[0].Count == 0 ? null : Against(s, i))] })]);
 
         var differences = runs.Select((r, i) => i == 0 ? (IReadOnlyList<string>)[] : RunDifferences.Between(runs[0].Manifest, r.Manifest, Pairs(series, i))).ToList();
         var pairings = runs.Skip(1).Select((r, i) => SeriesPairing.Of(runs[0], summaries[0], r, summaries[i + 1]) with
@@ -167,26 +186,42 @@ public sealed record MultiRunComparison(
     }
 
     /// <summary>
-    /// Every compared series whose mean or p99 in a run is marked worse than in run A (<see cref="ComparedFigure.IsWorse"/>)
-    /// and, at its interval's end nearest no change, worse by more than <paramref name="percent"/>.
+    /// The regression gate at <paramref name="percent"/>: every gated figure of every run against run A, judged as one
+    /// family (<see cref="GateFamily"/>): fail when Holm finds one worse by more than the limit, pass when every one's
+    /// worst bound is below it, else inconclusive. A figure without a test is not judged, and leaves the gate
+    /// inconclusive unless another figure fails.
     /// </summary>
+    public GateResult Gate(double percent)
+    {
+        var limit = percent / 100;
+        var gated = Gated().ToList();
+        var judged = gated.Where(g => g.Figure.Ratio.Test is not null).ToList();
+        var (outcome, verdicts) = GateFamily.Judge([.. judged.Select(g => new FamilyMember(g.Figure.Ratio.Test!, ModeFigures.LowerIsBetter(g.Figure.Figure)))], limit);
+        var byFigure = judged.Zip(verdicts).ToDictionary(x => x.First, x => x.Second);
+        var figures = gated.Select(g => new GatedFigure(g.Key, g.RunId, g.Figure, byFigure.GetValueOrDefault(g))).ToList();
+        if (outcome == GateOutcome.Pass && figures.Any(f => f.Verdict is null))
+        {
+            outcome = GateOutcome.Inconclusive;
+        }
+
+        return new GateResult(outcome, limit, figures);
+    }
+
+    /// <summary>Every gated figure the gate at <paramref name="percent"/> finds worse by more than it (<see cref="Gate"/>).</summary>
     public IReadOnlyList<Regression> Regressions(double percent) =>
-        [.. Gated().Where(p => p.Figure.IsWorse && p.Figure.WorseBeyondNoisePercent > percent).Select(p => new Regression(p.Key, p.RunId, p.Figure))];
+        [.. Gate(percent).Failed.Select(f => new Regression(f.SeriesKey, f.RunId, f.Figure))];
 
-    /// <summary>The gated figures the gate cannot judge: a single run on either side with no noise to judge it by.</summary>
+    /// <summary>The gated figures the gate cannot judge: no test on them (a single run on both sides, a figure of 0).</summary>
     public IReadOnlyList<Regression> Unjudged() =>
-        [.. Gated().Where(p => p.Figure.Ratio.Verdict == RatioVerdict.SingleRun).Select(p => new Regression(p.Key, p.RunId, p.Figure))];
+        [.. Gated().Where(p => p.Figure.Ratio.Test is null).Select(p => new Regression(p.Key, p.RunId, p.Figure))];
 
-    /// <summary>
-    /// True when the gate has figures and could judge none of them (every one of a single run): its pass would say
-    /// nothing, so it is not given (a pipeline that gated single runs learns it must repeat them).
-    /// </summary>
+    /// <summary>True when the gate has figures and could judge none of them: its pass would say nothing, so it is not given.</summary>
     public bool GateJudgesNothing
     {
         get
         {
             var gated = Gated().ToList();
-            return gated.Count > 0 && gated.All(p => p.Figure.Ratio.Verdict == RatioVerdict.SingleRun);
+            return gated.Count > 0 && gated.All(p => p.Figure.Ratio.Test is null);
         }
     }
 
@@ -198,24 +233,41 @@ public sealed record MultiRunComparison(
         select (unit.Key, Runs[i].Manifest.RunId, f);
 
     /// <summary>
-    /// Run <paramref name="run"/>'s figures of <paramref name="unit"/> against run A's, each judged on the noise of
-    /// both runs' repetitions of every mode of the unit's stack × operation (the scope the run report pools over).
+    /// Run <paramref name="run"/>'s figures of <paramref name="unit"/> against run A's, each with the interval of the
+    /// two runs' repetitions of this series alone (rounds of different runs do not pair), not yet judged.
     /// </summary>
-    private static List<ComparedFigure> Against(ComparedSeries unit, int run, IReadOnlyList<ComparedSeries> all)
+    private static List<ComparedFigure> Against(ComparedSeries unit, int run) =>
+    [
+        .. JudgedFigures.Select(f =>
+        {
+            var a = ValuesOf(unit.ByRun[0], f);
+            var b = ValuesOf(unit.ByRun[run], f);
+            return new ComparedFigure(f, Spread.Of(a), Spread.Of(b), ModeRatio.Of(Unpaired(b), Unpaired(a)));
+        }),
+    ];
+
+    /// <summary>
+    /// Judges the comparison's verdicts as one family: every run's mean, p99 and req/s of every series against run A
+    /// (<see cref="VerdictFamily"/>); the other figures keep their 95 % interval and no verdict.
+    /// </summary>
+    private static List<ComparedSeries> JudgeFamily(List<ComparedSeries> series)
     {
-        var group = all.Where(s => string.Equals(s.Stack, unit.Stack, StringComparison.OrdinalIgnoreCase)
-            && string.Equals(s.Operation, unit.Operation, StringComparison.OrdinalIgnoreCase)).ToList();
-        return
-        [
-            .. JudgedFigures.Select(f =>
-            {
-                var a = ValuesOf(unit.ByRun[0], f);
-                var b = ValuesOf(unit.ByRun[run], f);
-                var noise = RepetitionNoise.Across(group.Select(s => ValuesOf(s.ByRun[0], f)), group.Select(s => ValuesOf(s.ByRun[run], f)));
-                return new ComparedFigure(f, Spread.Of(a), Spread.Of(b), ModeRatio.AcrossRuns(b, a, noise, ModeFigures.LowerIsBetter(f)));
-            }),
-        ];
+        var members = (
+            from s in series.Select((unit, index) => (unit, index))
+            from r in s.unit.Against.Select((figures, run) => (figures, run))
+            where r.figures is not null
+            from f in r.figures!.Select((figure, k) => (figure, k))
+            where ReportVerdicts.ModeFiguresJudged.Contains(f.figure.Figure) && f.figure.Ratio.Test is not null
+            select (Series: s.index, Run: r.run, Index: f.k, f.figure)).ToList();
+        var verdicts = VerdictFamily.Judge([.. members.Select(m => new FamilyMember(m.figure.Ratio.Test!, ModeFigures.LowerIsBetter(m.figure.Figure)))], ModeRatio.Tolerance);
+        var judged = members.Zip(verdicts).ToDictionary(x => (x.First.Series, x.First.Run, x.First.Index), x => x.First.figure with { Ratio = ModeRatio.Judged(x.First.figure.Ratio.Test!, x.Second) });
+        return [.. series.Select((unit, i) => unit with
+        {
+            Against = [.. unit.Against.Select((figures, run) => figures is null ? null : (IReadOnlyList<ComparedFigure>)[.. figures.Select((f, k) => judged.GetValueOrDefault((i, run, k), f))])],
+        })];
     }
+
+    private static List<Observation> Unpaired(IReadOnlyList<double> values) => [.. values.Select(v => new Observation(0, v))];
 
     private static IReadOnlyList<double> ValuesOf(IReadOnlyList<SeriesSummary> series, ModeFigure figure) =>
         [.. series.Select(s => ModeFigures.Read(s, figure)).OfType<double>()];

@@ -42,25 +42,33 @@ public sealed record RepetitionSettlement(SequentialRule Rule, int Rounds, IRead
         ArgumentNullException.ThrowIfNull(summaries);
         var comparisons = new List<SettledComparison>();
         var rounds = 0;
-        foreach (var group in summaries.Where(s => s.Series.Round > 0).GroupBy(s => (s.Series.Stack, s.Series.Operation)))
+        var groups = summaries.Where(s => s.Series.Round > 0).GroupBy(s => (s.Series.Stack, s.Series.Operation))
+            .Select(group =>
+            {
+                var arms = group.GroupBy(s => (s.Series.Mode, s.Series.Slot)).ToDictionary(g => g.Key, g => g.ToList());
+                return (group.Key, Arms: arms, Complete: CompleteRounds(arms.Values), Pairs: Pairs(arms, modes).ToList());
+            }).ToList();
+        // Every comparison of the run is one family: each look's level is shared among them all.
+        var family = groups.Sum(g => g.Pairs.Count) * Figures.Count;
+        foreach (var (key, arms, complete, pairs) in groups)
         {
-            var arms = group.GroupBy(s => (s.Series.Mode, s.Series.Slot)).ToDictionary(g => g.Key, g => g.ToList());
-            var complete = CompleteRounds(arms.Values);
             rounds = Math.Max(rounds, Math.Min(complete, rule.MaxRounds));
-            foreach (var (label, value, baseline) in Pairs(arms, modes))
+            foreach (var (label, value, baseline) in pairs)
             {
                 foreach (var figure in Figures)
                 {
                     SettledRatio? carried = null;
                     for (var look = 2; look <= complete && rule.IsLook(look); look += 2)
                     {
-                        IReadOnlyList<double> Values(List<SeriesSummary> arm) =>
-                            [.. arm.Where(s => s.Series.Round <= look).Select(s => ModeFigures.Read(s, figure)).OfType<double>()];
-                        var noise = RepetitionNoise.Pool(arms.Values.Select(Values));
-                        carried = rule.Look(carried, Values(value), Values(baseline), noise, look);
+                        IReadOnlyList<Observation> Values(List<SeriesSummary> arm) => [.. arm
+                            .Where(s => s.Series.Round <= look)
+                            .Select(s => (s.Series.Round, Value: ModeFigures.Read(s, figure)))
+                            .Where(o => o.Value is not null)
+                            .Select(o => new Observation(o.Round, o.Value!.Value))];
+                        carried = rule.Look(carried, RatioTest.Of(Values(value), Values(baseline)).Test, look, family);
                     }
 
-                    comparisons.Add(new SettledComparison($"{group.Key.Stack} · {group.Key.Operation}", label, figure, carried));
+                    comparisons.Add(new SettledComparison($"{key.Stack} · {key.Operation}", label, figure, carried));
                 }
             }
         }
@@ -89,7 +97,10 @@ public sealed record RepetitionSettlement(SequentialRule Rule, int Rounds, IRead
         {
             if (arms.TryGetValue((mode, 1), out var first))
             {
-                yield return ($"{mode} (2nd) ÷ {mode} (1st)", arms[(mode, 2)], first);
+                foreach (var slot in arms.Keys.Where(k => k.Mode == mode && k.Slot >= 2).Select(k => k.Slot).Order())
+                {
+                    yield return ($"{ModeComparison.ListingLabel(mode, slot)} ÷ {ModeComparison.ListingLabel(mode, 1)}", arms[(mode, slot)], first);
+                }
             }
         }
 

@@ -31,6 +31,9 @@ public sealed record RunAnalysis(
     /// <summary>gRPC against SOAP, one pair per operation × mode that ran on both stacks (<see cref="StackComparison"/>).</summary>
     public IReadOnlyList<StackPair> Stacks { get; init; } = [];
 
+    /// <summary>The family of verdicts the report judged together (<see cref="ReportVerdicts"/>).</summary>
+    public VerdictFamilySize Family { get; init; } = new(0, ModeRatio.Tolerance);
+
     /// <summary>True when a threshold failed: exit code 1. A check not judged fails nothing.</summary>
     public bool AnyFailed => ThresholdEvaluator.AnyFailed(Thresholds);
 
@@ -46,11 +49,13 @@ public sealed record RunAnalysis(
         var summaries = SeriesSummary.ForRun(run);
         var results = thresholds is null ? [] : ThresholdEvaluator.Evaluate(summaries, SoakDefaults.With(run.Manifest, thresholds));
         var groups = ModeComparison.Build(run.Manifest, summaries);
+        var (stacks, family) = ReportVerdicts.Judge(groups, StackComparison.Build(run.Manifest, summaries));
         return new RunAnalysis(
             run, summaries, groups, results, SoakDefaults.Verdicts(run.Manifest, summaries, results), warnings ?? [], RunNoiseFloor.Of(groups),
             RepetitionSettlement.Of(run.Manifest, summaries))
         {
-            Stacks = StackComparison.Build(run.Manifest, summaries),
+            Stacks = stacks,
+            Family = family,
         };
     }
 }

@@ -1,6 +1,6 @@
 namespace Harness.LoadTests.Reporting.Analysis;
 
-/// <summary>A mode's ratio to its group's baseline whose interval excludes 1 by more than 5 %: a difference beyond the noise.</summary>
+/// <summary>A mode's ratio to its group's baseline that its family judged better or worse: its interval lies wholly beyond ±5 %.</summary>
 public sealed record DifferenceBeyondNoise(ModeComparisonGroup Group, ModeSummary Mode, ModeFigure Figure, ModeRatio Ratio);
 
 /// <summary>
@@ -11,7 +11,7 @@ public sealed record DifferenceBeyondNoise(ModeComparisonGroup Group, ModeSummar
 public sealed record RunNoiseFloor(RepetitionNoise? Mean, RepetitionNoise? P99, IReadOnlyList<DifferenceBeyondNoise> Beyond)
 {
     /// <summary>The figures a difference is listed on, as the glance shows them.</summary>
-    public static IReadOnlyList<ModeFigure> Figures { get; } = [ModeFigure.Mean, ModeFigure.P99, ModeFigure.RequestsPerSecond];
+    public static IReadOnlyList<ModeFigure> Figures => ReportVerdicts.ModeFiguresJudged;
 
     public bool HasRepetitions => Mean is not null || P99 is not null;
 

@@ -53,18 +53,25 @@ public sealed record SequentialRule(int MaxRounds, double Confidence = Sequentia
     }
 
     /// <summary>
-    /// One look at one comparison: the interval of <paramref name="value"/> ÷ <paramref name="baseline"/> at the
-    /// look's level, intersected with what <paramref name="previous"/> looks left. Null when the noise or the ratio
-    /// cannot be computed (a mode run once, a figure of 0).
+    /// The confidence of each look's interval when <paramref name="comparisons"/> comparisons are settled together:
+    /// Bonferroni over every look of every comparison, so that all of them hold together at <see cref="Confidence"/>
+    /// and a run's settled verdicts, read as a family, are wrong at most 5 % of the time.
     /// </summary>
-    public SettledRatio? Look(SettledRatio? previous, IReadOnlyList<double> value, IReadOnlyList<double> baseline, RepetitionNoise? noise, int rounds)
+    public double LookConfidenceFor(int comparisons) => 1 - ((1 - Confidence) / (Looks * Math.Max(1, comparisons)));
+
+    /// <summary>
+    /// One look at one comparison: the interval of <paramref name="test"/> at the look's level (of
+    /// <paramref name="comparisons"/> settled together), intersected with what <paramref name="previous"/> looks left.
+    /// Null when there is no test yet (a mode run once, a figure of 0, identical repetitions).
+    /// </summary>
+    public SettledRatio? Look(SettledRatio? previous, RatioTest? test, int rounds, int comparisons = 1)
     {
-        if (noise?.Ratio(value, baseline, LookConfidence) is not { } now)
+        if (test?.Interval(LookConfidenceFor(comparisons)) is not { } now)
         {
             return previous;
         }
 
-        // What is carried holds at the overall confidence: every look so far at 1 − α ÷ looks, so together at ≥ 1 − α.
+        // What is carried holds at the overall confidence: every look so far at 1 − α ÷ (looks × comparisons), so together at ≥ 1 − α.
         var combined = previous is null ? now with { Confidence = Confidence } : previous.Estimate.Intersect(now, Confidence);
         // A settled comparison keeps the round it settled at: later looks only narrow its interval.
         return new SettledRatio(combined, SettlementOf(combined), previous is { IsSettled: true } ? previous.Rounds : rounds);

@@ -77,118 +77,94 @@ public sealed record Spread(double Median, double Low, double High, int Count, d
     }
 }
 
-/// <summary>What a ratio between two modes says, once its spread is known.</summary>
+/// <summary>What a ratio between two arms (modes, stacks, runs) says, once its interval is known.</summary>
 public enum RatioVerdict
 {
     /// <summary>The baseline itself.</summary>
     Base,
 
-    /// <summary>Its interval excludes 1 on the better side, and the ratio is better by more than 5 %.</summary>
+    /// <summary>A judged comparison whose interval lies wholly beyond the tolerance band on the better side.</summary>
     Better,
 
-    /// <summary>Its interval excludes 1 on the worse side, and the ratio is worse by more than 5 %.</summary>
+    /// <summary>A judged comparison whose interval lies wholly beyond the tolerance band on the worse side.</summary>
     Worse,
 
-    /// <summary>Its interval excludes 1, but the ratio is within 5 % of it: a real difference too small to colour.</summary>
-    Same,
-
-    /// <summary>Its interval holds 1 (or the noise could not be measured): the run cannot tell the two modes apart.</summary>
-    WithinNoise,
+    /// <summary>A judged comparison whose interval lies wholly within ±tolerance: no difference larger than that.</summary>
+    NoDifference,
 
     /// <summary>
-    /// Neither mode was repeated: one process each, so nothing tells the difference from noise; never coloured. Across
-    /// runs also one process against repetitions whose noise cannot be measured.
+    /// A judged comparison whose interval reaches both inside and beyond the band: the run could not tell whether the
+    /// difference exceeds the tolerance. Never coloured; written with what it could not exclude.
     /// </summary>
+    Inconclusive,
+
+    /// <summary>A figure that carries no verdict (not mean, p99 or req/s): its ratio and 95 % interval are shown, uncoloured.</summary>
+    NotJudged,
+
+    /// <summary>Repeated, but no interval can be computed: a figure of 0 (no logarithm), or repetitions that were identical.</summary>
+    NoInterval,
+
+    /// <summary>Each arm ran once: nothing measures the noise, so the ratio is shown and never judged.</summary>
     SingleRun,
 
-    /// <summary>Not measured in one of the two modes.</summary>
+    /// <summary>Not measured in one of the two arms.</summary>
     Unknown,
 }
 
 /// <summary>
-/// A mode's figure ÷ the baseline mode's: the ratio of their medians, and its spread. Between modes of one run the
-/// spread is the interval of <see cref="RepetitionNoise.Ratio"/> at <see cref="Confidence"/> (docs/report.md,
-/// "Repetitions"); across runs (<c>harness compare</c>, <see cref="AcrossRuns"/>) it is the same interval, with the
-/// noise pooled over both runs' repetitions (docs/compare.md).
+/// An arm's figure ÷ the baseline arm's, with its interval and verdict. The interval is that of a
+/// <see cref="RatioTest"/> (paired by round where the arms ran in the same rounds, else the two arms' pooled noise),
+/// at 95 % for a figure that carries no verdict, and at its Holm level for one that does (<see cref="VerdictFamily"/>;
+/// docs/report.md, "Verdicts"). There is no interval without a test: never the extremes of the repetitions.
 /// </summary>
-/// <param name="HasSpread">True when the ratio has bounds (either mode repeated); without them the bounds equal the ratio.</param>
+/// <param name="Median">The ratio: of the geometric means when there is a test, else of the medians.</param>
+/// <param name="HasSpread">True when the ratio has an interval; without one the bounds equal the ratio.</param>
 public sealed record ModeRatio(double? Median, double? Low, double? High, bool HasSpread, RatioVerdict Verdict)
 {
-    /// <summary>A ratio further than this from 1 is coloured better or worse.</summary>
+    /// <summary>A difference within ±5 % counts as none: the band a verdict's interval is read against.</summary>
     public const double Tolerance = 0.05;
 
-    /// <summary>The confidence of a ratio's interval between modes of one run.</summary>
+    /// <summary>The confidence of an interval that carries no verdict.</summary>
     public const double Confidence = 0.95;
 
     public static ModeRatio Base { get; } = new(1, 1, 1, false, RatioVerdict.Base);
 
-    /// <param name="interval">
-    /// The ratio's interval from the run's repetition noise; when given, it is the spread. Without it the spread is the
-    /// bounds' most pessimistic ratio; a single run of each is <see cref="RatioVerdict.SingleRun"/>.
-    /// </param>
-    public static ModeRatio Between(Spread? value, Spread? baseline, bool lowerIsBetter, RatioEstimate? interval = null)
-    {
-        if (value is null || baseline is null)
-        {
-            return new ModeRatio(null, null, null, false, RatioVerdict.Unknown);
-        }
+    /// <summary>The test behind the interval; null without one.</summary>
+    public RatioTest? Test { get; init; }
 
-        var median = Ratio.Of(value.Median, baseline.Median);
-        var hasSpread = value.Count > 1 || baseline.Count > 1;
-        if (!hasSpread)
-        {
-            return new ModeRatio(median, median, median, false, median is null ? RatioVerdict.Unknown : RatioVerdict.SingleRun);
-        }
-
-        var low = interval?.Low ?? Ratio.Of(value.Low, baseline.High);
-        var high = interval?.High ?? Ratio.Of(value.High, baseline.Low);
-        return new ModeRatio(median, low, high, true, VerdictOf(median, low, high, lowerIsBetter));
-    }
+    /// <summary>The interval's confidence (0.95, or the Holm level of a judged comparison); null without an interval.</summary>
+    public double? Level { get; init; }
 
     /// <summary>
-    /// Run B's figure ÷ run A's for one compared series (<c>harness compare</c>), judged as the modes of one run are:
-    /// the 95 % interval of <paramref name="noise"/> (pooled over both runs, <see cref="RepetitionNoise.Across"/>);
-    /// coloured only when it excludes 1 and the ratio is more than 5 % from 1. Never the extremes: a single process
-    /// on each side is <see cref="RatioVerdict.SingleRun"/> (whatever other series' noise), and so is one side's
-    /// single process without noise to judge it by; repetitions whose noise cannot be measured (a figure of 0) are
-    /// <see cref="RatioVerdict.WithinNoise"/>. Only a ratio with an interval has <see cref="HasSpread"/>.
+    /// <paramref name="value"/>'s figure ÷ <paramref name="baseline"/>'s, with its 95 % interval and no verdict yet
+    /// (<see cref="RatioVerdict.NotJudged"/>), or what it lacks (single run, no interval, unknown).
     /// </summary>
-    /// <param name="value">Run B's figure, one value per repetition.</param>
-    /// <param name="baseline">Run A's figure, one value per repetition.</param>
-    public static ModeRatio AcrossRuns(IReadOnlyList<double> value, IReadOnlyList<double> baseline, RepetitionNoise? noise, bool lowerIsBetter)
+    public static ModeRatio Of(IReadOnlyList<Observation> value, IReadOnlyList<Observation> baseline)
     {
         ArgumentNullException.ThrowIfNull(value);
         ArgumentNullException.ThrowIfNull(baseline);
-        var (b, a) = (Spread.Of(value), Spread.Of(baseline));
-        if (b is null || a is null || Ratio.Of(b.Median, a.Median) is not { } median)
+        var (test, missing) = RatioTest.Of(value, baseline);
+        if (test is not null)
         {
-            return new ModeRatio(null, null, null, false, RatioVerdict.Unknown);
+            return Judged(test, new FamilyVerdict(test.Interval(Confidence), RatioVerdict.NotJudged));
         }
 
-        var interval = b.Count > 1 || a.Count > 1 ? noise?.Ratio(value, baseline, Confidence) : null;
-        if (interval is null)
-        {
-            return new ModeRatio(median, median, median, false, b.Count > 1 && a.Count > 1 ? RatioVerdict.WithinNoise : RatioVerdict.SingleRun);
-        }
-
-        return Between(b, a, lowerIsBetter, interval);
+        var median = Ratio.Of(MedianOf(value), MedianOf(baseline));
+        return new ModeRatio(median, median, median, false, median is null ? RatioVerdict.Unknown : missing);
     }
 
-    private static RatioVerdict VerdictOf(double? median, double? low, double? high, bool lowerIsBetter)
+    /// <summary>The ratio as its family judged it: the interval at its level, and the verdict read from it.</summary>
+    public static ModeRatio Judged(RatioTest test, FamilyVerdict verdict)
     {
-        if (median is not { } m)
-        {
-            return RatioVerdict.Unknown;
-        }
-
-        // An unbounded high end (the baseline's low is 0) crosses 1 when the low end is below it.
-        if ((low is not { } l || l <= 1) && (high is not { } h || h >= 1))
-        {
-            return RatioVerdict.WithinNoise;
-        }
-
-        var better = lowerIsBetter ? m < 1 - Tolerance : m > 1 + Tolerance;
-        var worse = lowerIsBetter ? m > 1 + Tolerance : m < 1 - Tolerance;
-        return better ? RatioVerdict.Better : worse ? RatioVerdict.Worse : RatioVerdict.Same;
+        ArgumentNullException.ThrowIfNull(test);
+        ArgumentNullException.ThrowIfNull(verdict);
+        var interval = verdict.Interval;
+        return new ModeRatio(interval.Ratio, interval.Low, interval.High, true, verdict.Verdict) { Test = test, Level = interval.Confidence };
     }
+
+    /// <summary>True for a verdict that a family judged (better, worse, no difference, inconclusive).</summary>
+    public bool IsJudged => Verdict is RatioVerdict.Better or RatioVerdict.Worse or RatioVerdict.NoDifference or RatioVerdict.Inconclusive;
+
+    private static double? MedianOf(IReadOnlyList<Observation> values) =>
+        values.Count == 0 ? null : Spread.MedianOf([.. values.Select(o => o.Value).Order()]);
 }

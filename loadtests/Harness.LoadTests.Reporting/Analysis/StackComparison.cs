@@ -50,81 +50,47 @@ public static class StackFigures
     };
 }
 
-/// <summary>What a stack ratio says.</summary>
-public enum StackVerdict
-{
-    /// <summary>The interval excludes 1 and the ratio is better by more than 5 %.</summary>
-    Better,
-
-    /// <summary>The interval excludes 1 and the ratio is worse by more than 5 %.</summary>
-    Worse,
-
-    /// <summary>The interval excludes 1, but the ratio is within 5 % of 1.</summary>
-    Same,
-
-    /// <summary>The interval holds 1: the run cannot tell the stacks apart.</summary>
-    WithinNoise,
-
-    /// <summary>Neither stack was repeated: a ratio of one process to one process, with no interval and no colour.</summary>
-    SingleRun,
-
-    /// <summary>Repeated, but no interval could be computed (a figure of 0): not coloured.</summary>
-    NoInterval,
-
-    /// <summary>Not measured on one of the stacks.</summary>
-    Unknown,
-}
-
 /// <summary>
-/// One stack's figure ÷ the other's: the ratio of their geometric means over the repetitions, with the pooled log-t
-/// interval of <see cref="RepetitionNoise"/> when either stack was repeated.
+/// One stack's figure ÷ the other's: the ratio of their geometric means over the repetitions, with the interval of
+/// a <see cref="RatioTest"/> (paired by round: in one round both stacks ran against the same mode's services) when
+/// either stack was repeated. Mean, p99 and req/s carry a verdict judged with the report's family
+/// (<see cref="ReportVerdicts"/>); the other figures show their 95 % interval uncoloured.
 /// </summary>
-/// <param name="Noise">The figure's noise pooled over both stacks' repetitions; null without repetitions.</param>
-public sealed record StackRatio(double? Ratio, RatioEstimate? Estimate, RepetitionNoise? Noise, StackVerdict Verdict)
+/// <param name="Test">The test behind the interval; null without one.</param>
+public sealed record StackRatio(double? Ratio, RatioEstimate? Estimate, RatioTest? Test, RatioVerdict Verdict)
 {
-    public const double Confidence = 0.95;
+    public const double Confidence = ModeRatio.Confidence;
 
-    public static StackRatio Of(IReadOnlyList<double> value, IReadOnlyList<double> baseline, bool lowerIsBetter)
+    public static StackRatio Of(IReadOnlyList<Observation> value, IReadOnlyList<Observation> baseline)
     {
         ArgumentNullException.ThrowIfNull(value);
         ArgumentNullException.ThrowIfNull(baseline);
-        if (value.Count == 0 || baseline.Count == 0)
-        {
-            return new StackRatio(null, null, null, StackVerdict.Unknown);
-        }
-
-        var noise = RepetitionNoise.Pool([value, baseline]);
-        if (noise?.Ratio(value, baseline, Confidence) is { } estimate)
-        {
-            return new StackRatio(estimate.Ratio, estimate, noise, VerdictOf(estimate, lowerIsBetter));
-        }
-
-        var median = Analysis.Ratio.Of(Spread.MedianOf([.. value.Order()]), Spread.MedianOf([.. baseline.Order()]));
-        var single = value.Count == 1 && baseline.Count == 1;
-        return new StackRatio(median, null, noise, median is null ? StackVerdict.Unknown : single ? StackVerdict.SingleRun : StackVerdict.NoInterval);
+        var ratio = ModeRatio.Of(value, baseline);
+        return ratio.Test is { } test
+            ? new StackRatio(ratio.Median, test.Interval(Confidence), test, RatioVerdict.NotJudged)
+            : new StackRatio(ratio.Median, null, null, ratio.Verdict);
     }
+
+    /// <summary>This ratio as its family judged it.</summary>
+    public StackRatio Judged(FamilyVerdict verdict)
+    {
+        ArgumentNullException.ThrowIfNull(verdict);
+        return this with { Ratio = verdict.Interval.Ratio, Estimate = verdict.Interval, Verdict = verdict.Verdict };
+    }
+
+    /// <summary>The same ratio as a <see cref="ModeRatio"/>, which the formats write.</summary>
+    public ModeRatio AsModeRatio() => Estimate is { } e
+        ? new ModeRatio(e.Ratio, e.Low, e.High, true, Verdict) { Test = Test, Level = e.Confidence }
+        : new ModeRatio(Ratio, Ratio, Ratio, false, Verdict);
 
     /// <summary>The ratio with its interval, or what it lacks: <c>0.82× (0.74–0.91)</c>, <c>1.10× single run</c>.</summary>
     public string Text => Verdict switch
     {
-        StackVerdict.Unknown => Format.Missing,
-        StackVerdict.SingleRun => $"{Format.Ratio(Ratio)} single run",
-        StackVerdict.NoInterval => $"{Format.Ratio(Ratio)} no interval",
+        RatioVerdict.Unknown => Format.Missing,
+        RatioVerdict.SingleRun => $"{Format.Ratio(Ratio)} single run",
+        RatioVerdict.NoInterval => $"{Format.Ratio(Ratio)} no interval",
         _ => $"{Format.Ratio(Ratio)} ({Bound(Estimate!.Low)}–{Bound(Estimate.High)})",
     };
-
-    private static StackVerdict VerdictOf(RatioEstimate estimate, bool lowerIsBetter)
-    {
-        if (!estimate.ExcludesOne)
-        {
-            return StackVerdict.WithinNoise;
-        }
-
-        var r = estimate.Ratio;
-        var better = lowerIsBetter ? r < 1 - ModeRatio.Tolerance : r > 1 + ModeRatio.Tolerance;
-        var worse = lowerIsBetter ? r > 1 + ModeRatio.Tolerance : r < 1 - ModeRatio.Tolerance;
-        return better ? StackVerdict.Better : worse ? StackVerdict.Worse : StackVerdict.Same;
-    }
 
     private static string Bound(double ratio) => Format.Ratio(ratio).TrimEnd('×');
 }
@@ -162,7 +128,7 @@ public static class StackComparison
         {
             if (byStack.TryGetValue(Compared, out var grpc) && byStack.TryGetValue(Baseline, out var soap))
             {
-                var ratios = StackFigures.All.ToDictionary(f => f, f => Between(grpc, soap, s => StackFigures.Read(s, f), StackFigures.LowerIsBetter(f)));
+                var ratios = StackFigures.All.ToDictionary(f => f, f => Between(grpc, soap, s => StackFigures.Read(s, f)));
                 pairs.Add(new StackPair(operation, mode, grpc, soap, ratios));
             }
         }
@@ -171,13 +137,16 @@ public static class StackComparison
     }
 
     /// <summary><paramref name="value"/>'s figure ÷ <paramref name="baseline"/>'s over the series that measured it.</summary>
-    public static StackRatio Between(IReadOnlyList<SeriesSummary> value, IReadOnlyList<SeriesSummary> baseline, Func<SeriesSummary, double?> read, bool lowerIsBetter)
+    public static StackRatio Between(IReadOnlyList<SeriesSummary> value, IReadOnlyList<SeriesSummary> baseline, Func<SeriesSummary, double?> read)
     {
         ArgumentNullException.ThrowIfNull(value);
         ArgumentNullException.ThrowIfNull(baseline);
         ArgumentNullException.ThrowIfNull(read);
-        return StackRatio.Of([.. value.Select(read).OfType<double>()], [.. baseline.Select(read).OfType<double>()], lowerIsBetter);
+        return StackRatio.Of(Observations(value, read), Observations(baseline, read));
     }
+
+    private static List<Observation> Observations(IReadOnlyList<SeriesSummary> series, Func<SeriesSummary, double?> read) =>
+        [.. series.Select(s => (s.Series.Round, Value: read(s))).Where(o => o.Value is not null).Select(o => new Observation(o.Round, o.Value!.Value))];
 
     /// <summary>
     /// The run's series by operation × mode and, within that, by stack (lower case): a repeated mode's repetitions

@@ -105,7 +105,7 @@ public sealed partial record Threshold
         {
             var (value, baseline) = (byStack[stack], byStack[AgainstStack!]);
             var id = $"{ModeComparison.ModeIdOf(value[0].Series)} ÷ {ModeComparison.ModeIdOf(baseline[0].Series)}";
-            var ratio = StackComparison.Between(value, baseline, Measure, lowerIsBetter: Metric != ThresholdMetric.RequestsPerSecond);
+            var ratio = StackComparison.Between(value, baseline, Measure);
             var what = $"{MetricName} {stack} ÷ {AgainstStack}";
             yield return ratio.Ratio is { } r
                 ? new ThresholdResult(this, id, r, ThresholdResult.Of(IsMetBy(r)),

@@ -78,11 +78,7 @@ public static class ComparisonHtml
     {
         html.AppendLine("<section class=\"panel\" id=\"overview\">");
         html.AppendLine("<h2>Overview</h2>");
-        html.AppendLine("<p class=\"lead\">Every run against run A, series by series (a mode of one stack × operation, its repetitions together). A change is (run − A) ÷ A "
-            + "of the medians over the repetitions; where either run repeated the series it carries a 95 % interval, from the noise of both runs' repetitions "
-            + "(pooled over the stack × operation's modes). A change whose interval holds no change is \"within noise\" (grey); one with a single run on a side "
-            + "and no noise to judge it by says \"single run\" and is never coloured. Green: the interval excludes no change and the change is better by more "
-            + "than 5 %; red: worse. Warm-up seconds are left out; latency is that of the successful requests.</p>");
+        html.AppendLine(CultureInfo.InvariantCulture, $"<p class=\"lead\">{E(ComparisonMarkdown.Lead)}</p>");
         for (var i = 1; i < comparison.Runs.Count; i++)
         {
             if (comparison.Differences[i].Count > 0)
@@ -94,10 +90,12 @@ public static class ComparisonHtml
 
         if (gatePercent is { } gate)
         {
-            var regressions = comparison.Regressions(gate);
-            var list = regressions.Count == 0 ? string.Empty : "<ul>" + string.Concat(regressions.Select(r => $"<li>{E(ComparisonMarkdown.RegressionText(r))}</li>")) + "</ul>";
+            var result = comparison.Gate(gate);
+            var lines = ComparisonMarkdown.GateLines(result).ToList();
+            var list = lines.Count == 0 ? string.Empty : "<ul>" + string.Concat(lines.Select(l => $"<li>{E(l)}</li>")) + "</ul>";
+            var css = result.Outcome switch { GateOutcome.Pass => "ok", GateOutcome.Fail => "error", _ => "warn" };
             html.AppendLine(CultureInfo.InvariantCulture,
-                $"<div class=\"notice {(regressions.Count == 0 ? "ok" : "error")}\" id=\"gate\">Regression gate: {MarkdownToHtml(ComparisonMarkdown.GateText(comparison, gate))}{list}</div>");
+                $"<div class=\"notice {css}\" id=\"gate\">Regression gate: {MarkdownToHtml(ComparisonMarkdown.GateText(comparison, gate))}{list}</div>");
         }
 
         ModeFigure[] figures = [ModeFigure.Mean, ModeFigure.P99, ModeFigure.P999, ModeFigure.RequestsPerSecond, ModeFigure.ErrorRate, ModeFigure.ContextSwitchesPerRequest];
@@ -180,7 +178,7 @@ public static class ComparisonHtml
         {
             RatioVerdict.Better => " class=\"better\"",
             RatioVerdict.Worse => " class=\"worse\"",
-            RatioVerdict.WithinNoise => " class=\"noise\"",
+            RatioVerdict.Inconclusive => " class=\"noise\"",
             _ => string.Empty,
         };
         return $"<td{css}>{E(ComparisonMarkdown.DeltaText(figure))}</td>";

@@ -17,11 +17,7 @@ public static class ComparisonMarkdown
         var runs = comparison.Runs;
         md.AppendLine(CultureInfo.InvariantCulture, $"# Comparison: {string.Join(" · ", runs.Select((r, i) => $"{ComparisonModel.LetterOf(i)} `{r.Manifest.RunId}`"))}");
         md.AppendLine();
-        md.AppendLine("Every run against run A, series by series (a mode of one stack × operation, its repetitions together); change = (run − A) ÷ A of the "
-            + "medians over the repetitions, with its 95 % interval (from the noise of both runs' repetitions, pooled over the stack × operation's modes) "
-            + "where either repeated it: \"within noise\" when the interval holds no change, \"single run\" when one side ran once and there is no "
-            + "noise to judge it by; otherwise better or worse past 5 %. Warm-up seconds are left out; latency is that of successful requests. "
-            + "docs/compare.md explains the verdict, docs/report.md every figure.");
+        md.AppendLine(Lead);
         foreach (var (differences, i) in comparison.Differences.Select((d, i) => (d, i)).Where(p => p.d.Count > 0))
         {
             md.AppendLine();
@@ -39,9 +35,9 @@ public static class ComparisonMarkdown
             md.AppendLine("## Regression gate");
             md.AppendLine();
             md.AppendLine(GateText(comparison, gate));
-            foreach (var regression in comparison.Regressions(gate))
+            foreach (var line in GateLines(comparison.Gate(gate)))
             {
-                md.AppendLine(CultureInfo.InvariantCulture, $"- {RegressionText(regression)}");
+                md.AppendLine(CultureInfo.InvariantCulture, $"- {line}");
             }
         }
 
@@ -61,21 +57,57 @@ public static class ComparisonMarkdown
         return md.ToString();
     }
 
-    /// <summary>One line: whether the gate passed, and its rule.</summary>
+    /// <summary>What the comparison's changes and verdicts are, one paragraph (the Markdown's and the page's lead).</summary>
+    public const string Lead =
+        "Every run against run A, series by series (a mode of one stack × operation, its repetitions together); change = (run − A) ÷ A of the "
+        + "geometric means over the repetitions, with its interval from the two runs' repetitions of that series (their noise pooled) where either "
+        + "repeated it. Mean, p99 and req/s of every series and run are judged as one family (Holm, family-wise error 5 %): better or worse when "
+        + "the interval lies wholly beyond ±5 %, \"no difference beyond ±5 %\" when wholly within, otherwise \"inconclusive\"; \"single run\" when "
+        + "both sides ran once. Other figures show their 95 % interval. Two runs made at different times also differ by what changed between them "
+        + "(the machine, its neighbours, the time of day), which no interval here can see: to gate a change, interleave the baseline and the "
+        + "candidate in one run (docs/compare.md, \"The regression gate\"). Warm-up seconds are left out; latency is that of successful requests.";
+
+    /// <summary>One line: the gate's outcome, and its rule.</summary>
     public static string GateText(MultiRunComparison comparison, double gatePercent)
     {
         ArgumentNullException.ThrowIfNull(comparison);
-        var count = comparison.Regressions(gatePercent).Count;
-        var unjudged = comparison.Unjudged().Count;
-        var rule = $"mean or p99 worse than in run A by more than {Format.Plain(gatePercent)} % beyond the noise";
-        if (comparison.GateJudgesNothing)
+        var gate = comparison.Gate(gatePercent);
+        var notJudged = gate.NotJudged.Count();
+        if (gate.JudgesNothing)
         {
-            return $"**not judged**: every mean and p99 the gate would judge ({unjudged}) is of a single run, so no change can be told from noise; repeat the runs (harness run --repeat 2 or more).";
+            return $"**not judged**: no mean or p99 the gate would judge ({notJudged}) has an interval (each side a single run, or a figure of 0), so no change can be told from noise; repeat the runs (harness run --repeat 2 or more).";
         }
 
-        var note = unjudged == 0 ? string.Empty
-            : $" Not judged: {unjudged} figure{(unjudged == 1 ? string.Empty : "s")} of a single run (repeat with --repeat 2 or more for an interval).";
-        return count == 0 ? $"**pass**: no series has its {rule}.{note}" : $"**FAIL**: {count} figure{(count == 1 ? string.Empty : "s")} with the {rule}.{note}";
+        var judged = gate.Figures.Count - notJudged;
+        var limit = $"{Format.Plain(gatePercent)} %";
+        var family = $"{judged} mean and p99 figure{(judged == 1 ? string.Empty : "s")} judged as one family ({VerdictFamily.Method}, family-wise error 5 %)";
+        var note = notJudged == 0 ? string.Empty
+            : $" Not judged: {notJudged} figure{(notJudged == 1 ? string.Empty : "s")} without an interval (a single run on both sides, or a figure of 0).";
+        return gate.Outcome switch
+        {
+            GateOutcome.Fail => $"**FAIL**: {gate.Failed.Count()} figure{(gate.Failed.Count() == 1 ? string.Empty : "s")} worse than in run A by more than {limit}, of {family}.{note}",
+            GateOutcome.Pass => $"**pass**: none of the {family} can be worse than in run A by more than {limit}: every worst bound is below it.{note}",
+            _ => $"**inconclusive**: none of the {family} is shown worse than in run A by more than {limit}, but {gate.Undecided.Count()} could be; "
+                + $"more repetitions (--repeat 4, or --repeat auto) or an interleaved run would tell.{note}",
+        };
+    }
+
+    /// <summary>The gate's figures worth a line: every failure, and every figure that keeps it inconclusive, worst first.</summary>
+    public static IEnumerable<string> GateLines(GateResult gate)
+    {
+        ArgumentNullException.ThrowIfNull(gate);
+        foreach (var failed in gate.Failed.OrderByDescending(f => f.Verdict!.BestBound))
+        {
+            yield return $"{failed.SeriesKey} in run {failed.RunId}: {ModeFigures.Name(failed.Figure.Figure)} {Format.Change(failed.Figure.DeltaPercent)}, worse by at least {FigureText.Change(failed.Verdict!.BestBound)}";
+        }
+
+        if (gate.Outcome == GateOutcome.Inconclusive)
+        {
+            foreach (var undecided in gate.Undecided.OrderByDescending(f => f.Verdict!.WorstBound).Take(5))
+            {
+                yield return $"{undecided.SeriesKey} in run {undecided.RunId}: {ModeFigures.Name(undecided.Figure.Figure)} {Format.Change(undecided.Figure.DeltaPercent)}, could be as much as {FigureText.Change(undecided.Verdict!.WorstBound)}";
+            }
+        }
     }
 
     public static string RegressionText(Regression regression)
@@ -128,7 +160,7 @@ public static class ComparisonMarkdown
 
     /// <summary>
     /// The change against A: <c>+4.4 %</c>, with its interval when there is one, and what keeps it from a verdict:
-    /// <c>+4.4 % (−1.2 % to +8.0 %) within noise</c>, <c>+6.0 % single run</c>.
+    /// <c>+4.4 % (−1.2 % to +8.0 %) inconclusive</c>, <c>+6.0 % single run</c>.
     /// </summary>
     internal static string DeltaText(ComparedFigure figure)
     {
@@ -146,8 +178,8 @@ public static class ComparisonMarkdown
 
         return figure.Ratio.Verdict switch
         {
-            RatioVerdict.WithinNoise => text + " within noise",
-            RatioVerdict.SingleRun => text + " single run",
+            RatioVerdict.Inconclusive => text + " inconclusive",
+            RatioVerdict.NoDifference or RatioVerdict.Better or RatioVerdict.Worse or RatioVerdict.SingleRun or RatioVerdict.NoInterval => $"{text} {FigureText.Verdict(figure.Ratio)}",
             _ => text,
         };
     }

@@ -99,8 +99,10 @@ public static class ComparisonText
     {
         RatioVerdict.Worse => "worse !",
         RatioVerdict.Better => "better",
-        RatioVerdict.Same => "differs by under 5 %",
-        RatioVerdict.WithinNoise => "within noise",
+        RatioVerdict.NoDifference => "no difference beyond ±5 %",
+        RatioVerdict.Inconclusive => "inconclusive",
+        RatioVerdict.NotJudged => "not judged",
+        RatioVerdict.NoInterval => "no interval",
         RatioVerdict.SingleRun => "single run",
         _ => "n/a",
     };
@@ -157,9 +159,9 @@ public static class ComparisonText
         if (pairing.Matched.Count > 0)
         {
             text.AppendLine();
-            text.AppendLine("'!' marks a figure whose mode (its repetitions together) is worse than in A beyond the noise: the 95 % interval of the change, "
-                + "from both runs' repetition noise, excludes no change and the change is more than 5 %. Within noise: the interval holds no change; "
-                + "single run: one process on a side and no noise to judge it by, never marked. n/a: A was 0 and B was not, or the figure was not measured (—).");
+            text.AppendLine("'!' marks a figure whose mode (its repetitions together) is worse than in A: mean, p99 and req/s of every series are judged as one family "
+                + "(Holm, family-wise 5 %), worse when the interval at its Holm level lies wholly beyond +5 %; inconclusive when it reaches both sides of the band; "
+                + "single run: one process on each side and no noise to judge it by, never marked. n/a: A was 0 and B was not, or the figure was not measured (—).");
         }
     }
 }

@@ -19,6 +19,19 @@ public sealed record ComparisonOutcome(
     public string? Stacks { get; init; }
 }
 
+/// <summary>What an inconclusive gate exits with (<c>--on-inconclusive</c>).</summary>
+public enum InconclusiveGate
+{
+    /// <summary>Its own exit code, <see cref="ComparisonWriter.ExitInconclusive"/>.</summary>
+    Own,
+
+    /// <summary>Exit 0, as a pass: for a pipeline that must not block on a run that could not tell.</summary>
+    Pass,
+
+    /// <summary>Exit 1, as a failure: for a pipeline that must not let through what it could not clear.</summary>
+    Fail,
+}
+
 /// <summary>Writes the comparison report (docs/report.md, "Comparison report") and applies the regression gate.</summary>
 public static class ComparisonWriter
 {
@@ -29,6 +42,9 @@ public static class ComparisonWriter
 
     /// <summary>The gate refused: the runs differ in profile, time scale or operation parameters, or share no series.</summary>
     public const int ExitRefused = 2;
+
+    /// <summary>The gate could not tell: no figure is shown worse than the limit, but some could be (<c>--on-inconclusive</c> changes it).</summary>
+    public const int ExitInconclusive = 7;
 
     public const string HtmlFileName = "index.html";
     public const string MarkdownFileName = "comparison.md";
@@ -76,7 +92,10 @@ public static class ComparisonWriter
     /// against each other (exit 2, nothing written); otherwise writes the reports, then exits 1 when a compared series'
     /// mean or p99 got worse than in run A by more than the limit beyond its noise, else 0.
     /// </summary>
-    public static ComparisonOutcome Run(IReadOnlyList<RunData> runs, string directory, double? failOnRegressionPercent = null, IReadOnlyList<string>? warnings = null)
+    /// <param name="onInconclusive">What an inconclusive gate exits with: its own code (7), or that of a pass or a failure.</param>
+    public static ComparisonOutcome Run(
+        IReadOnlyList<RunData> runs, string directory, double? failOnRegressionPercent = null, IReadOnlyList<string>? warnings = null,
+        InconclusiveGate onInconclusive = InconclusiveGate.Own)
     {
         var comparison = MultiRunComparison.Build(runs);
         if (failOnRegressionPercent is not null && comparison.Refusal() is { } refusal)
@@ -92,10 +111,16 @@ public static class ComparisonWriter
             return new ComparisonOutcome(ExitOk, null, files, [], [], seriesBySeries) { Stacks = stacks };
         }
 
+        var result = comparison.Gate(gate);
         var regressions = comparison.Regressions(gate);
         List<string> lines = ["Regression gate: " + ComparisonMarkdown.GateText(comparison, gate).Replace("**", string.Empty, StringComparison.Ordinal)];
-        lines.AddRange(regressions.Select(r => "  " + ComparisonMarkdown.RegressionText(r)));
-        var exit = regressions.Count > 0 ? ExitRegression : comparison.GateJudgesNothing ? ExitRefused : ExitOk;
+        lines.AddRange(ComparisonMarkdown.GateLines(result).Select(l => "  " + l));
+        var exit = result.JudgesNothing ? ExitRefused : result.Outcome switch
+        {
+            GateOutcome.Fail => ExitRegression,
+            GateOutcome.Pass => ExitOk,
+            _ => onInconclusive switch { InconclusiveGate.Pass => ExitOk, InconclusiveGate.Fail => ExitRegression, _ => ExitInconclusive },
+        };
         return new ComparisonOutcome(exit, null, files, regressions, lines, seriesBySeries) { Stacks = stacks };
     }
 }

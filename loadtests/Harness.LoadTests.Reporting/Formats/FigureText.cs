@@ -16,6 +16,34 @@ internal static class FigureText
         : !ratio.HasSpread ? Format.Ratio(ratio.Median)
         : $"{Format.Ratio(ratio.Median)} ({Bound(ratio.Low)}–{Bound(ratio.High)})";
 
+    /// <summary>
+    /// What a ratio's verdict says, in words, or empty when it says nothing beyond its interval: <c>worse</c>,
+    /// <c>no difference beyond ±5 %</c>, <c>inconclusive: between −4 % and +31 %</c>, <c>single run</c>.
+    /// </summary>
+    public static string Verdict(ModeRatio ratio) => ratio.Verdict switch
+    {
+        RatioVerdict.Better => "better",
+        RatioVerdict.Worse => "worse",
+        RatioVerdict.NoDifference => $"no difference beyond ±{Percent(ModeRatio.Tolerance)}",
+        RatioVerdict.Inconclusive => $"inconclusive: between {Change(ratio.Low)} and {Change(ratio.High)}",
+        RatioVerdict.SingleRun => "single run",
+        RatioVerdict.NoInterval => "no interval",
+        _ => string.Empty,
+    };
+
+    /// <summary>A ratio, its interval and its verdict: <c>1.03× (0.96–1.31) inconclusive: between −4 % and +31 %</c>.</summary>
+    public static string RatioWithVerdict(ModeRatio ratio) =>
+        ratio.Verdict == RatioVerdict.Base ? "base" : Verdict(ratio) is { Length: > 0 } words ? $"{Ratio(ratio)} {words}" : Ratio(ratio);
+
+    /// <summary>A ratio as a signed change: 1.31 → <c>+31 %</c>, 0.04 → <c>−96 %</c>; an unbounded end is <c>+∞ %</c>.</summary>
+    public static string Change(double? ratio) =>
+        ratio is not { } r ? "+∞ %"
+        : (r - 1) * 100 is var change && change >= 0 ? $"+{Math.Round(change).ToString("#,0", Invariant)} %"
+        : $"−{Math.Round(-change).ToString("#,0", Invariant)} %";
+
+    /// <summary>A fraction as a percentage: 0.05 → <c>5 %</c>.</summary>
+    public static string Percent(double fraction) => $"{(fraction * 100).ToString("0.#", Invariant)} %";
+
     /// <summary>A median with its bounds: <c>412 (398–430)</c>; a single value alone.</summary>
     public static string Spread(Spread? spread) =>
         spread is null ? Missing

@@ -19,16 +19,25 @@ internal static class Html
     public static string RatioCell(ModeRow row, ModeComparisonGroup group, double? ratio, bool separator = false) =>
         row.Label == group.Baseline
             ? separator ? "<td class=\"sep\">base</td>" : "<td>base</td>"
-            : Cell(Format.Ratio(ratio), RatioVerdict.Same, separator);
+            : Cell(Format.Ratio(ratio), RatioVerdict.NotJudged, separator);
 
-    /// <summary>A mode's ratio to the baseline mode with its spread: green or red, or "within noise" when its spread crosses 1.</summary>
-    public static string ModeRatioCell(ModeRatio ratio, bool separator = false) => ratio.Verdict switch
+    /// <summary>
+    /// A ratio to the baseline with its interval: green or red when judged better or worse, grey and tagged when
+    /// inconclusive, tagged when it shows no difference, is a single run or has no interval; a figure that carries no
+    /// verdict is plain. The interval's confidence (the Holm level of a judged one) is its tooltip.
+    /// </summary>
+    public static string ModeRatioCell(ModeRatio ratio, bool separator = false)
     {
-        RatioVerdict.Base => separator ? "<td class=\"sep\">base</td>" : "<td>base</td>",
-        RatioVerdict.WithinNoise => Cell(E(FigureText.Ratio(ratio)) + " <span class=\"noise-tag\">within noise</span>", ratio.Verdict, separator),
-        RatioVerdict.SingleRun => Cell(E(FigureText.Ratio(ratio)) + " <span class=\"noise-tag\">single run</span>", ratio.Verdict, separator),
-        _ => Cell(E(FigureText.Ratio(ratio)), ratio.Verdict, separator),
-    };
+        if (ratio.Verdict == RatioVerdict.Base)
+        {
+            return separator ? "<td class=\"sep\">base</td>" : "<td>base</td>";
+        }
+
+        var words = FigureText.Verdict(ratio);
+        var tag = ratio.Verdict is RatioVerdict.Better or RatioVerdict.Worse || words.Length == 0 ? string.Empty : $" <span class=\"noise-tag\">{E(words)}</span>";
+        var title = ratio.Level is { } level ? $" title=\"{E(FigureText.Percent(level))} interval\"" : string.Empty;
+        return Cell($"<span{title}>{E(FigureText.Ratio(ratio))}</span>{tag}", ratio.Verdict, separator);
+    }
 
     private static string Cell(string html, RatioVerdict verdict, bool separator)
     {
@@ -42,7 +51,7 @@ internal static class Html
         {
             RatioVerdict.Better => ["better"],
             RatioVerdict.Worse => ["worse"],
-            RatioVerdict.WithinNoise => ["noise"],
+            RatioVerdict.Inconclusive => ["noise"],
             _ => [],
         });
         return classes.Count == 0 ? $"<td>{html}</td>" : $"<td class=\"{string.Join(' ', classes)}\">{html}</td>";

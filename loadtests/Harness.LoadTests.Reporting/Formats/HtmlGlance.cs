@@ -11,17 +11,19 @@ internal static class HtmlGlance
 {
     public static void Append(
         StringBuilder html, IReadOnlyList<ModeComparisonGroup> groups, IReadOnlyDictionary<string, string> colors, IReadOnlyList<ThresholdResult>? thresholds,
-        RunNoiseFloor noiseFloor, RepetitionSettlement? settlement)
+        RunAnalysis analysis)
     {
+        var settlement = analysis.Settlement;
         html.AppendLine("<section class=\"panel\" id=\"glance\">");
         html.AppendLine("<h2>At a glance</h2>");
         html.AppendLine("<p class=\"lead\">Every mode of the run. Latency is the service time of the successful requests of the series (merged histograms); "
             + "failed requests have their own count, rate and latency in each group's summary; "
             + "req/s is requests ÷ active seconds; \"÷ ideal\" is the mean against the series' best possible latency (the stub's delay, one Compute call alone); "
-            + "ratios compare each mode with its group's baseline (threadpool where present): green is better, red worse by more than 5 %. "
-            + "A repeated mode (\"N runs\") shows the median of its repetitions, and each ratio its 95 % interval from the run's repetition noise; "
-            + "a ratio whose interval holds 1 is \"within noise\", and a ratio between modes run once is \"single run\": neither is coloured.</p>");
-        html.AppendLine(CultureInfo.InvariantCulture, $"<p class=\"lead\" id=\"noise-floor\">{E(NoiseFloorSentence.Of(noiseFloor))}</p>");
+            + "ratios compare each mode with its group's baseline (threadpool where present). A repeated mode (\"N runs\") shows the median of its repetitions. "
+            + (settlement is null ? string.Empty : "This run was repeated until settled: its ratios of mean, p99 and req/s are the settlement's intervals. ")
+            + "A ratio between modes run once is \"single run\" and never coloured.</p>");
+        html.AppendLine(CultureInfo.InvariantCulture, $"<p class=\"lead\" id=\"verdict-rule\">{E(VerdictText.Family(analysis.Family))}</p>");
+        html.AppendLine(CultureInfo.InvariantCulture, $"<p class=\"lead\" id=\"noise-floor\">{E(NoiseFloorSentence.Of(analysis.NoiseFloor, analysis.Family))}</p>");
         if (settlement is not null)
         {
             html.AppendLine(CultureInfo.InvariantCulture, $"<div class=\"notice\" id=\"settlement\"><p>{E(SettlementText.Headline(settlement))}</p><ul>");
@@ -62,9 +64,9 @@ internal static class HtmlGlance
                     AppendSeries(html, mode.Rows[0], colors);
                 }
 
-                html.Append(ModeRatioCell(mode.RatioOf(ModeFigure.Mean), separator: true))
-                    .Append(ModeRatioCell(mode.RatioOf(ModeFigure.P99)))
-                    .Append(ModeRatioCell(mode.RatioOf(ModeFigure.RequestsPerSecond)))
+                html.Append(ModeRatioCell(Shown(group, mode, ModeFigure.Mean, settlement), separator: true))
+                    .Append(ModeRatioCell(Shown(group, mode, ModeFigure.P99, settlement)))
+                    .Append(ModeRatioCell(Shown(group, mode, ModeFigure.RequestsPerSecond, settlement)))
                     .Append(ModeRatioCell(mode.RatioOf(ModeFigure.ContextSwitchesPerRequest)));
                 html.AppendLine("</tr>");
                 first = false;
@@ -73,6 +75,30 @@ internal static class HtmlGlance
 
         html.AppendLine("</tbody></table></div>");
         html.AppendLine("</section>");
+    }
+
+    /// <summary>
+    /// The ratio the glance shows: in a run repeated until settled, the settlement's interval for the figures it
+    /// settles (what the run stopped on), its verdict read against the same ±5 % band; else the report's family verdict.
+    /// </summary>
+    private static ModeRatio Shown(ModeComparisonGroup group, ModeSummary mode, ModeFigure figure, RepetitionSettlement? settlement)
+    {
+        var ratio = mode.RatioOf(figure);
+        if (settlement is null || mode.Label == group.Baseline || !RepetitionSettlement.Figures.Contains(figure))
+        {
+            return ratio;
+        }
+
+        var settled = settlement.Comparisons.FirstOrDefault(c => c.Title == group.Title && c.Figure == figure
+            && (c.Label == $"{mode.Label} ÷ {group.Baseline}" || c.Label == $"{mode.Mode} ÷ {group.BaselineMode.Mode}"));
+        if (settled?.Result is not { } result)
+        {
+            return ratio with { Verdict = ratio.Test is null ? ratio.Verdict : RatioVerdict.Inconclusive };
+        }
+
+        var e = result.Estimate;
+        var verdict = result.IsSettled ? VerdictFamily.VerdictOf(e, ModeRatio.Tolerance, ModeFigures.LowerIsBetter(figure)) : RatioVerdict.Inconclusive;
+        return new ModeRatio(e.Ratio, e.Low, e.High, true, verdict) { Test = ratio.Test, Level = e.Confidence };
     }
 
     private static void AppendSeries(StringBuilder html, ModeRow row, IReadOnlyDictionary<string, string> colors)

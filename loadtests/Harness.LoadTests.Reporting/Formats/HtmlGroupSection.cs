@@ -11,7 +11,8 @@ internal static class HtmlGroupSection
 {
     /// <param name="soak">The run's soak verdicts when it is judged as a soak, else null (no soak section).</param>
     public static void Append(
-        StringBuilder html, ModeComparisonGroup group, GroupModel model, IReadOnlyDictionary<string, string> colors, int index, IReadOnlyList<ThresholdResult>? soak)
+        StringBuilder html, ModeComparisonGroup group, GroupModel model, IReadOnlyDictionary<string, string> colors, int index, IReadOnlyList<ThresholdResult>? soak,
+        VerdictFamilySize family)
     {
         html.AppendLine(CultureInfo.InvariantCulture, $"<section class=\"panel group\" id=\"g-{E(group.Key)}\">");
         html.AppendLine(CultureInfo.InvariantCulture, $"<h2>{E(group.Title)}</h2>");
@@ -23,6 +24,11 @@ internal static class HtmlGroupSection
         if (group.HasRepetitions)
         {
             HtmlModesTable.Append(html, group, colors);
+        }
+
+        if (VerdictText.Detectable(group, family) is { } detectable)
+        {
+            html.AppendLine(CultureInfo.InvariantCulture, $"<p class=\"note detectable\">{E(detectable)}</p>");
         }
         html.AppendLine("<p class=\"note\">Peak threads: OS threads of the target process (process_threads). Peak busy: threads of the mode's scheduler running a work item. "
             + "Queue: work items waiting to start. ctx sw / req: growth of the target's voluntary + involuntary context switches over the series ÷ requests. "

@@ -8,7 +8,7 @@ namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>
 /// A group's Modes table, when a mode was repeated: per mode the median of its repetitions with its bounds, the run's
-/// own A/A spread, and each ratio to the baseline with its spread or "within noise".
+/// own A/A spread, and each ratio to the baseline with its interval and verdict.
 /// </summary>
 internal static class HtmlModesTable
 {
@@ -20,8 +20,8 @@ internal static class HtmlModesTable
         html.AppendLine(CultureInfo.InvariantCulture,
             $"<p class=\"note\">Each figure is the median of the mode's repetitions, with its bounds: their min–max under {Spread.IntervalFrom} repetitions, "
             + $"from {Spread.IntervalFrom} on the distribution-free confidence interval of the median (order statistics; its coverage is given). "
-            + $"A/A: the largest ÷ the smallest repetition − 1, how much this run differs from itself. A ratio's spread runs from this mode's low ÷ the baseline's high "
-            + $"to its high ÷ the baseline's low; a spread that crosses 1 is within noise.</p>");
+            + $"A/A: the largest ÷ the smallest repetition − 1, how much this run differs from itself. A ratio's interval comes from the two modes compared, "
+            + $"paired by round where both ran in every round, at the level the report's family judged it at (its tooltip); see At a glance for the rule.</p>");
         html.AppendLine("<div class=\"table-wrap\"><table class=\"data\"><thead>");
         html.Append("<tr><th></th><th></th><th></th>");
         foreach (var figure in Figures)

@@ -40,7 +40,7 @@ public static class HtmlReport
                 $"<div class=\"notice\">This run is in raw format {m.FormatVersion}, which does not keep failed requests apart: its latency figures include the failed requests.</div>");
         }
 
-        HtmlGlance.Append(html, groups, colors, thresholds, analysis.NoiseFloor, analysis.Settlement);
+        HtmlGlance.Append(html, groups, colors, thresholds, analysis);
         HtmlStackSection.Append(html, analysis.Stacks);
         if (thresholds.Count > 0)
         {
@@ -49,7 +49,7 @@ public static class HtmlReport
 
         for (var i = 0; i < groups.Count; i++)
         {
-            HtmlGroupSection.Append(html, groups[i], model.Groups[i], colors, i, soak);
+            HtmlGroupSection.Append(html, groups[i], model.Groups[i], colors, i, soak, analysis.Family);
         }
 
         RunnerSection.AppendHtml(html, analysis.Summaries);

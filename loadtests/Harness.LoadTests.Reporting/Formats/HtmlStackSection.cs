@@ -44,13 +44,5 @@ internal static class HtmlStackSection
         html.AppendLine("</section>");
     }
 
-    private static string Cell(StackRatio ratio) => ratio.Verdict switch
-    {
-        StackVerdict.Better => $"<td class=\"better\">{E(ratio.Text)}</td>",
-        StackVerdict.Worse => $"<td class=\"worse\">{E(ratio.Text)}</td>",
-        StackVerdict.WithinNoise => $"<td class=\"noise\">{E(ratio.Text)} <span class=\"noise-tag\">within noise</span></td>",
-        StackVerdict.SingleRun => $"<td>{E(Text.Format.Ratio(ratio.Ratio))} <span class=\"noise-tag\">single run</span></td>",
-        StackVerdict.NoInterval => $"<td>{E(Text.Format.Ratio(ratio.Ratio))} <span class=\"noise-tag\">no interval</span></td>",
-        _ => $"<td>{E(ratio.Text)}</td>",
-    };
+    private static string Cell(StackRatio ratio) => Html.ModeRatioCell(ratio.AsModeRatio());
 }

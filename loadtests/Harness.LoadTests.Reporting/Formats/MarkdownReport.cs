@@ -16,7 +16,9 @@ public static class MarkdownReport
         var md = new StringBuilder();
         AppendHeader(md, analysis.Manifest, analysis.Warnings);
         md.AppendLine();
-        md.AppendLine(NoiseFloorSentence.Of(analysis.NoiseFloor));
+        md.AppendLine(NoiseFloorSentence.Of(analysis.NoiseFloor, analysis.Family));
+        md.AppendLine();
+        md.AppendLine(VerdictText.Family(analysis.Family));
         if (analysis.Settlement is { } settlement)
         {
             md.AppendLine();
@@ -35,7 +37,7 @@ public static class MarkdownReport
         StackText.AppendMarkdown(md, analysis.Stacks);
         foreach (var group in analysis.Groups)
         {
-            AppendGroupTables(md, group);
+            AppendGroupTables(md, group, analysis.Family);
             AppendGroupNotes(md, group);
             AppendGroupMeasures(md, group);
             if (analysis.Soak is { } soak)
@@ -93,7 +95,7 @@ public static class MarkdownReport
     }
 
     /// <summary>A group's heading and tables: the summary, the ratios to the baseline, the modes over their repetitions.</summary>
-    private static void AppendGroupTables(StringBuilder md, ModeComparisonGroup group)
+    private static void AppendGroupTables(StringBuilder md, ModeComparisonGroup group, VerdictFamilySize family)
     {
         md.AppendLine();
         md.AppendLine(CultureInfo.InvariantCulture, $"## {group.Stack} · {group.Operation}");
@@ -101,13 +103,19 @@ public static class MarkdownReport
         md.Append(SummaryTable(group).ToMarkdown());
         md.AppendLine();
         md.Append(RatioTable(group).ToMarkdown());
+        if (VerdictText.Detectable(group, family) is { } detectable)
+        {
+            md.AppendLine();
+            md.AppendLine(detectable);
+        }
+
         if (group.HasRepetitions)
         {
             md.AppendLine();
             md.AppendLine(CultureInfo.InvariantCulture,
                 $"Modes over their repetitions: the median, with the min–max of the repetitions (from {Spread.IntervalFrom} repetitions on, the distribution-free "
-                + $"confidence interval of the median); A/A = largest ÷ smallest repetition − 1. A ratio's spread is its 95 % interval from the group's "
-                + $"repetition noise (the pooled spread of the log of each figure between repetitions of one mode; docs/report.md).");
+                + $"confidence interval of the median); A/A = largest ÷ smallest repetition − 1. A ratio's interval comes from the two modes compared, "
+                + $"paired by round where both ran in every round (docs/report.md, \"Verdicts\").");
             md.AppendLine();
             md.Append(ModesTable(group).ToMarkdown());
         }
@@ -288,7 +296,7 @@ public static class MarkdownReport
 
     /// <summary>
     /// Per mode: each figure ÷ the baseline mode's. A repeated mode's ratio is of the medians, with its spread in
-    /// brackets, and "within noise" when the spread crosses 1.
+    /// brackets, and the verdict of mean, p99 and req/s in words (docs/report.md, "Verdicts").
     /// </summary>
     internal static TextTable RatioTable(ModeComparisonGroup group)
     {
@@ -328,11 +336,5 @@ public static class MarkdownReport
         return table;
     }
 
-    private static string RatioText(ModeRatio ratio) => ratio.Verdict switch
-    {
-        RatioVerdict.Base => "base",
-        RatioVerdict.WithinNoise => FigureText.Ratio(ratio) + " within noise",
-        RatioVerdict.SingleRun => FigureText.Ratio(ratio) + " single run",
-        _ => FigureText.Ratio(ratio),
-    };
+    private static string RatioText(ModeRatio ratio) => FigureText.RatioWithVerdict(ratio);
 }

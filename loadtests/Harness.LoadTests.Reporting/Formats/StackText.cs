@@ -13,8 +13,9 @@ public static class StackText
     public const string Lead =
         "Each operation in each mode that ran on both stacks: gRPC's figure ÷ SOAP's (below 1: gRPC lower). "
         + "CPU ms/req is the service's CPU time per request (its process_cpu_seconds_total), KB/call in flight its peak working set ÷ peak users (closed model). "
-        + "With repetitions the ratio is of the geometric means, with its 95 % interval from the noise of both stacks' repetitions pooled; "
-        + "an interval holding 1 is \"within noise\". A ratio of two single runs has no interval and no verdict: \"single run\".";
+        + "With repetitions the ratio is of the geometric means, with its interval paired by round (both stacks ran in each round against the same services); "
+        + "mean, p99 and req/s carry the report's family verdicts (better, worse, no difference beyond ±5 %, or inconclusive), the other figures their 95 % interval. "
+        + "A ratio of two single runs has no interval and no verdict: \"single run\".";
 
     /// <summary>The table for the console, or null when no operation × mode ran on both stacks.</summary>
     /// <param name="title">What precedes the table (default <see cref="Title"/>).</param>
@@ -58,17 +59,11 @@ public static class StackText
         return $"{Title} in run {ComparisonModel.LetterOf(run)} ({comparison.Runs[run].Manifest.RunId})";
     }
 
-    /// <summary>A ratio in words: <c>0.82× (0.74–0.91) better</c>, <c>1.02× (0.90–1.15) within noise</c>, <c>1.10× single run</c>.</summary>
+    /// <summary>A ratio in words: <c>0.82× (0.74–0.91) better</c>, <c>1.02× (0.90–1.31) inconclusive: between −10 % and +31 %</c>, <c>1.10× single run</c>.</summary>
     public static string RatioText(StackRatio ratio)
     {
         ArgumentNullException.ThrowIfNull(ratio);
-        return ratio.Verdict switch
-        {
-            StackVerdict.Better => ratio.Text + " better",
-            StackVerdict.Worse => ratio.Text + " worse",
-            StackVerdict.WithinNoise => ratio.Text + " within noise",
-            _ => ratio.Text,
-        };
+        return FigureText.RatioWithVerdict(ratio.AsModeRatio());
     }
 
     /// <summary>How many series each stack has: <c>2 + 2</c>.</summary>

@@ -23,6 +23,9 @@ internal static class ExitCodes
     /// <summary>Distributed run: the agents did not all meet (one did not register or come to a meeting within <c>--agent-timeout</c>, one died, the coordinator went silent), or <c>merge --wait</c> found an agent unfinished.</summary>
     public const int AgentsMissing = 6;
 
+    /// <summary><c>compare --fail-on-regression</c> could not tell: no figure is shown worse than the limit, but some could be.</summary>
+    public const int GateInconclusive = 7;
+
     /// <summary>Ctrl+C or SIGTERM: what was recorded was written, and the report rendered from it.</summary>
     public const int Interrupted = 130;
 
