@@ -22,16 +22,17 @@ public sealed class RepetitionSettlementTests
     [Fact]
     public void An_AA_run_whose_listings_agree_settles_as_no_difference_larger_than_five_percent()
     {
-        var run = AaRun(8, (1, 1, 100_000), (1, 2, 100_500), (2, 2, 100_200), (2, 1, 99_800));
+        // Paired by round, two rounds leave one degree of freedom (too wide at the family's level); four settle it.
+        var run = AaRun(8, (1, 1, 100_000), (1, 2, 100_500), (2, 2, 100_200), (2, 1, 99_800), (3, 1, 100_100), (3, 2, 100_400), (4, 2, 99_900), (4, 1, 99_600));
 
         var analysis = RunAnalysis.Of(run);
         var markdown = MarkdownReport.Render(analysis);
 
         var settlement = analysis.Settlement!;
-        Assert.Equal(2, settlement.Rounds);
+        Assert.Equal(4, settlement.Rounds);
         Assert.Equal(3, settlement.Comparisons.Count);
         Assert.All(settlement.Comparisons, c => Assert.Equal(Settlement.NoLargerThanTolerance, c.Result!.Settlement));
-        Assert.Contains("Repeated until settled: 2 of at most 8 rounds; no difference larger than 5 % in any of the 3 comparisons", markdown, StringComparison.Ordinal);
+        Assert.Contains("Repeated until settled: 4 of at most 8 rounds; no difference larger than 5 % in any of the 3 comparisons", markdown, StringComparison.Ordinal);
         Assert.Contains("- grpc · compute threadpool (2nd) ÷ threadpool (1st) mean: ", markdown, StringComparison.Ordinal);
     }
 
@@ -46,7 +47,7 @@ public sealed class RepetitionSettlementTests
 
         var mean = settledBy.Comparisons.Single(c => c.Figure == ModeFigure.Mean).Result!;
         Assert.Equal(Settlement.Differs, mean.Settlement);
-        Assert.True(mean.Estimate.Low > 1.8 && mean.Estimate.High < 2.2, $"{mean.Estimate}");
+        Assert.True(mean.Estimate.Low > 1.05 && mean.Estimate.Low < 2 && mean.Estimate.High > 2, $"{mean.Estimate}");
         Assert.False(unsettled.AllSettled);
         Assert.Contains("stayed unsettled: grpc · compute threadpool (2nd) ÷ threadpool (1st) mean", SettlementText.Headline(unsettled), StringComparison.Ordinal);
     }

@@ -35,8 +35,9 @@ internal static class Html
 
         var words = FigureText.Verdict(ratio);
         var tag = ratio.Verdict is RatioVerdict.Better or RatioVerdict.Worse || words.Length == 0 ? string.Empty : $" <span class=\"noise-tag\">{E(words)}</span>";
-        var title = ratio.Level is { } level ? $" title=\"{E(FigureText.Percent(level))} interval\"" : string.Empty;
-        return Cell($"<span{title}>{E(FigureText.Ratio(ratio))}</span>{tag}", ratio.Verdict, separator);
+        var text = E(FigureText.Ratio(ratio));
+        var shown = ratio.Level is { } level ? $"<span title=\"{E(FigureText.Percent(level))} interval\">{text}</span>" : text;
+        return Cell(shown + tag, ratio.Verdict, separator);
     }
 
     private static string Cell(string html, RatioVerdict verdict, bool separator)
