@@ -23,6 +23,10 @@ internal static class HtmlGlance
             + (settlement is null ? string.Empty : "This run was repeated until settled: its ratios of mean, p99 and req/s are the settlement's intervals. ")
             + "A ratio between modes run once is \"single run\" and never coloured.</p>");
         html.AppendLine(CultureInfo.InvariantCulture, $"<p class=\"lead\" id=\"verdict-rule\">{E(VerdictText.Family(analysis.Family))}</p>");
+        if (VerdictText.Design(analysis) is { } design)
+        {
+            html.AppendLine(CultureInfo.InvariantCulture, $"<div class=\"notice\" id=\"design\">{E(design)}</div>");
+        }
         html.AppendLine(CultureInfo.InvariantCulture, $"<p class=\"lead\" id=\"noise-floor\">{E(NoiseFloorSentence.Of(analysis.NoiseFloor, analysis.Family))}</p>");
         if (settlement is not null)
         {

@@ -19,6 +19,11 @@ public static class MarkdownReport
         md.AppendLine(NoiseFloorSentence.Of(analysis.NoiseFloor, analysis.Family));
         md.AppendLine();
         md.AppendLine(VerdictText.Family(analysis.Family));
+        if (VerdictText.Design(analysis) is { } design)
+        {
+            md.AppendLine();
+            md.AppendLine(design);
+        }
         if (analysis.Settlement is { } settlement)
         {
             md.AppendLine();

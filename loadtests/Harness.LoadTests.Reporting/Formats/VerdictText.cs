@@ -43,6 +43,32 @@ internal static class VerdictText
         return $"At this run's noise and {repetitions.ToString(Invariant)} repetition{(repetitions == 1 ? string.Empty : "s")}, this group could have found (4 times in 5) a change of {sizes}{twenty}.";
     }
 
+    /// <summary>
+    /// What the run's design means for its intervals, or null when nothing needs saying: an odd number of rounds does
+    /// not balance the order (A B | B A | A B puts the first mode first once more), and services the runner did not
+    /// start (<c>--target</c>: compose, Kubernetes, a team's own) are long-lived, not a fresh process per round.
+    /// </summary>
+    public static string? Design(RunAnalysis analysis)
+    {
+        ArgumentNullException.ThrowIfNull(analysis);
+        var notes = new List<string>();
+        var rounds = analysis.Summaries.Count == 0 ? 0 : analysis.Summaries.Max(s => s.Series.Round);
+        if (rounds > 1 && rounds % 2 == 1)
+        {
+            notes.Add($"This run has {rounds.ToString(Invariant)} rounds, an odd number: the balanced order (A B | B A | A B…) is only balanced over an even number, "
+                + "so the mode listed first ran first once more than the others, and a drift over the run (a warming machine) is not fully balanced out; prefer an even --repeat.");
+        }
+
+        if (analysis.Manifest.CommandLine.Contains("--target", StringComparison.Ordinal) && rounds > 1)
+        {
+            notes.Add("The targets were services the runner did not start (--target): every round met the same long-lived processes, not fresh ones. "
+                + "The intervals measure how much the figures move between rounds of one process (its warm-up done, its caches and thread pool as the previous round left them), "
+                + "which is smaller than how much two processes differ; a difference between modes here is a difference between these running services.");
+        }
+
+        return notes.Count == 0 ? null : string.Join(" ", notes);
+    }
+
     /// <summary>A detectable change: <c>±38 %</c>, <c>more than 100×</c>.</summary>
     public static string Size(double change) =>
         double.IsInfinity(change) ? "more than 100×" : $"±{Math.Round(change * 100).ToString("#,0", Invariant)} %";

@@ -218,8 +218,11 @@ internal sealed class RunOrchestrator(IAnsiConsole console, RunSinks sinks)
         : $" after {load.WarmUpLength:hh\\:mm\\:ss} of warm-up";
 
     // A mode that runs more than once: say in which order, since that is what balances the repetitions.
+    // (A mode's operations each have a ModeRun of their own; the order names each place once.)
     private static string Order(IReadOnlyList<ModeRun> plan) =>
-        plan.Any(m => m.Repetition > 0) ? "; modes in the order " + string.Join(" ", plan.Select(m => m.Label)) : "";
+        plan.Any(m => m.Repetition > 0)
+            ? "; modes in the order " + string.Join(" ", plan.Where((m, i) => i == 0 || plan[i - 1].Label != m.Label || plan[i - 1].Round != m.Round).Select(m => m.Label))
+            : "";
 
     private static RunManifest NewManifest(string runId, RunOptions options, IReadOnlyList<string> modes) => new(
         RunManifest.CurrentFormatVersion,

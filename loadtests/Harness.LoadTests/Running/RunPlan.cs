@@ -13,7 +13,7 @@ internal sealed record PlannedSeries(int Index, string Stack, string Operation, 
 
 /// <summary>
 /// The series that run while one mode's services are up: they start before the first and stop after the last, so
-/// each repetition of a mode meets services of its own.
+/// each repetition of a mode, and within it each operation, meets services of its own.
 /// </summary>
 /// <param name="Repetition">From 1 when the mode runs more than once; else 0.</param>
 /// <param name="Round">From 1 when the modes run more than once; else 0 (<see cref="PlannedSeries.Round"/>).</param>
@@ -23,9 +23,12 @@ internal sealed record ModeRun(string Mode, int Repetition, IReadOnlyList<Planne
 }
 
 /// <summary>
-/// The order of a run: the modes (<see cref="RepetitionOrder"/>), and under each every stack × operation, in the
-/// order given on forward rounds and reversed on backward ones (S G | G S), so that neither stack, nor operation,
-/// always goes first after its services start.
+/// The order of a run: the modes (<see cref="RepetitionOrder"/>), and under each every operation and, within it, every
+/// stack, in the order given on forward rounds and reversed on backward ones (S G | G S), so that neither stack, nor
+/// operation, always goes first after its services start. Each operation of a mode's place gets services started
+/// afresh (one <see cref="ModeRun"/> each): an operation never runs in a process that another operation has just
+/// loaded (a Compute series after 100 blocking third-party calls would meet their threads), so the order of the
+/// operations within a round is not part of what a mode is measured with (docs/report.md, "Verdicts").
 /// </summary>
 internal static class RunPlan
 {
@@ -35,17 +38,19 @@ internal static class RunPlan
     {
         var runs = new List<ModeRun>();
         var index = 0;
-        var forward = stacks.SelectMany(stack => operations.Select(operation => (stack, operation))).ToList();
         foreach (var (place, at) in RepetitionOrder.Places(modes, repeat).Index())
         {
-            var series = new List<PlannedSeries>();
             var backward = place / modes.Count % 2 == 1;
-            foreach (var (stack, operation) in backward ? Enumerable.Reverse(forward) : forward)
+            foreach (var operation in backward ? Enumerable.Reverse(operations) : operations)
             {
-                series.Add(new PlannedSeries(index++, stack, operation, at.Mode, at.Repetition, at.Round, at.Slot));
-            }
+                var series = new List<PlannedSeries>();
+                foreach (var stack in backward ? Enumerable.Reverse(stacks) : stacks)
+                {
+                    series.Add(new PlannedSeries(index++, stack, operation, at.Mode, at.Repetition, at.Round, at.Slot));
+                }
 
-            runs.Add(new ModeRun(at.Mode, at.Repetition, series, at.Round));
+                runs.Add(new ModeRun(at.Mode, at.Repetition, series, at.Round));
+            }
         }
 
         return runs;
