@@ -117,6 +117,8 @@ public sealed class OverlayTests
         Assert.Empty(run.Errors);
         Assert.Equal(6, run.Options!.Targets.Count);
         Assert.Equal(["threadpool", "iocp", "custompool"], run.Options.Modes);
+        // Every mode twice in balanced rounds, so the report's ratios have intervals.
+        Assert.Equal((2, false), (run.Options.Repeat, run.Options.RepeatUntilSettled));
         Assert.Equal("/runs", run.Options.OutputDirectory);
     }
 

@@ -12,7 +12,7 @@ public sealed class ComposeSmokeTests
         ["soap-threadpool", "soap-iocp", "soap-custompool", "grpc-threadpool", "grpc-iocp", "grpc-custompool"];
 
     [Fact]
-    public async Task Up_RunsTheRunnerAgainstEveryService_AndWritesAReportWithThroughputForEach()
+    public async Task Up_RunsTheRunnerAgainstEveryService_TwiceEach_AndWritesAReportWithIntervals()
     {
         // Arrange: a project of its own, free host ports, and a reports folder the runner's user may write.
         var project = "harness-smoke-" + Guid.NewGuid().ToString("N")[..8];
@@ -54,18 +54,28 @@ public sealed class ComposeSmokeTests
             foreach (var service in Services)
             {
                 var (stack, mode) = (service.Split('-')[0], service.Split('-')[1]);
-                var series = Assert.Single(run.Manifest.Series, s => s.Stack == stack && s.Mode == mode);
-                Assert.Contains($"http://{service}:", series.Target, StringComparison.Ordinal);
-                // threadpool's blocking calls may starve its pool for the whole of so short a series (no call of it
-                // came back in one CI run): that is what the harness measures, so there the service only has to be
-                // reached and scraped. The other modes' calls must come back, through the stub's container.
-                if (mode != "threadpool")
+                // Every mode twice (RUNNER_REPEAT's default), so every ratio has an interval.
+                var repetitions = run.Manifest.Series.Where(s => s.Stack == stack && s.Mode == mode).ToList();
+                Assert.Equal([1, 2], repetitions.Select(s => s.Repetition).Order());
+                foreach (var series in repetitions)
                 {
-                    Assert.True(run.Timelines[series.Id].Sum(s => s.Requests - s.Failures) > 0, $"{series.Id} had no successful requests");
-                }
+                    Assert.Contains($"http://{service}:", series.Target, StringComparison.Ordinal);
+                    // threadpool's blocking calls may starve its pool for the whole of so short a series (no call of it
+                    // came back in one CI run): that is what the harness measures, so there the service only has to be
+                    // reached and scraped. The other modes' calls must come back, through the stub's container.
+                    if (mode != "threadpool")
+                    {
+                        Assert.True(run.Timelines[series.Id].Sum(s => s.Requests - s.Failures) > 0, $"{series.Id} had no successful requests");
+                    }
 
-                Assert.True(run.Timelines[series.Id].Any(s => ServerMetrics.HasTarget(s.Server)), $"{series.Id}: no /metrics scraped from {service}'s Listen__MetricsPort");
+                    Assert.True(run.Timelines[series.Id].Any(s => ServerMetrics.HasTarget(s.Server)), $"{series.Id}: no /metrics scraped from {service}'s Listen__MetricsPort");
+                }
             }
+
+            // The report judges with intervals: no ratio between modes is a "single run".
+            var groups = ModeComparison.Build(run);
+            Assert.DoesNotContain(groups.SelectMany(g => g.Modes), m => m.RatioOf(ModeFigure.RequestsPerSecond).Verdict == RatioVerdict.SingleRun);
+            Assert.Contains("long-lived", File.ReadAllText(Path.Combine(folder, "summary.md")), StringComparison.Ordinal);
         }
         finally
         {
