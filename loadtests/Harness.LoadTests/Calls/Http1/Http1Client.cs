@@ -14,6 +14,9 @@ namespace Harness.LoadTests.Calls.Http1;
 /// <see cref="SocketException"/>; a connection lost mid-call one over an <see cref="IOException"/>; the timeout a
 /// <see cref="TaskCanceledException"/> over a <see cref="TimeoutException"/>. As HttpClient does, a request whose
 /// kept-alive connection turns out closed before any byte of the reply came is sent once more on a new connection.
+/// A response past one of the reader's bounds (<see cref="Http1ResponseReader"/>: the head, interim responses, the
+/// body's size) is an <see cref="HttpRequestException"/> of <see cref="HttpRequestError.ConfigurationLimitExceeded"/>, as
+/// HttpClient's own limits are, and its connection is closed: it is not read further.
 /// </summary>
 internal sealed class Http1Client : IDisposable
 {
@@ -24,6 +27,7 @@ internal sealed class Http1Client : IDisposable
     private readonly TimeSpan _timeout;
     private readonly byte[] _capture;
     private readonly Func<HttpRequestException, Exception>? _rename;
+    private readonly int _maxBodySize;
     private readonly ConcurrentQueue<Http1Connection> _idle = new();
     private volatile bool _disposed;
 
@@ -31,9 +35,13 @@ internal sealed class Http1Client : IDisposable
     /// <param name="timeout">A call's whole time, from sending to the last byte of its reply.</param>
     /// <param name="captureHeader">A response header whose value every reply hands back (<see cref="ReplyHandler{TState, T}"/>); empty for none.</param>
     /// <param name="rename">Turns each transport failure into the exception the caller's callers expect (the WCF client's, for SOAP); null to leave them.</param>
-    public Http1Client(Uri endpoint, TimeSpan timeout, string captureHeader, Func<HttpRequestException, Exception>? rename = null)
+    /// <param name="maxBodySize">The largest response body taken; a longer one fails the call.</param>
+    public Http1Client(
+        Uri endpoint, TimeSpan timeout, string captureHeader, Func<HttpRequestException, Exception>? rename = null, int maxBodySize = Http1ResponseReader.DefaultMaxBodySize)
     {
         ArgumentNullException.ThrowIfNull(endpoint);
+        ArgumentOutOfRangeException.ThrowIfNegative(maxBodySize);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(maxBodySize, Http1ResponseReader.LargestMaxBodySize);
         _endPoint = endpoint.Scheme switch
         {
             "http" => IPAddress.TryParse(endpoint.IdnHost, out var ip) ? new IPEndPoint(ip, endpoint.Port) : new DnsEndPoint(endpoint.IdnHost, endpoint.Port),
@@ -44,6 +52,7 @@ internal sealed class Http1Client : IDisposable
         _timeout = timeout;
         _capture = Encoding.ASCII.GetBytes(captureHeader);
         _rename = rename;
+        _maxBodySize = maxBodySize;
     }
 
     /// <summary>Reads a reply while its bytes are the connection's; it must not keep the spans.</summary>
@@ -132,7 +141,7 @@ internal sealed class Http1Client : IDisposable
     {
         try
         {
-            return await Http1Connection.OpenAsync(_endPoint, ConnectTimeout, cancellationToken).ConfigureAwait(false);
+            return await Http1Connection.OpenAsync(_endPoint, ConnectTimeout, _maxBodySize, cancellationToken).ConfigureAwait(false);
         }
         catch (SocketException ex)
         {
@@ -178,6 +187,8 @@ internal sealed class Http1Client : IDisposable
 
         return ex switch
         {
+            // HttpClient names the limit in its message ("…exceeded the set limit of 65536 bytes").
+            HttpIOException { HttpRequestError: HttpRequestError.ConfigurationLimitExceeded } io => new HttpRequestException(io.HttpRequestError, io.Message, io),
             HttpIOException io => new HttpRequestException(io.HttpRequestError, "An error occurred while sending the request.", io),
             SocketException socket => new HttpRequestException(
                 HttpRequestError.Unknown,

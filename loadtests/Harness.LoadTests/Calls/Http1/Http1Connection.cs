@@ -9,6 +9,8 @@ namespace Harness.LoadTests.Calls.Http1;
 /// One kept-alive HTTP/1.1 connection carrying one exchange at a time: the request written with one send from a buffer
 /// the connection keeps, the response read into another it keeps, and its body left there for the caller to read
 /// before the next exchange. Nothing is allocated per exchange once both buffers have grown to the calls' size.
+/// The receive buffer grows with the bytes that came, never ahead of them (a declared length bounds it, it does not
+/// size it), and no further than the reader's bounds (<see cref="Http1ResponseReader.MaxBufferSize"/>).
 /// A deadline (or the caller's cancellation) aborts the socket, which ends the exchange's pending send or receive.
 /// </summary>
 internal sealed class Http1Connection : IDisposable
@@ -20,15 +22,16 @@ internal sealed class Http1Connection : IDisposable
 
     private readonly Socket _socket;
     private readonly CancellationTokenSource _deadline = new();
-    private readonly Http1ResponseReader _reader = new();
+    private readonly Http1ResponseReader _reader;
     private byte[] _send = [];
     private byte[] _receive = new byte[FirstBufferSize];
     private int _filled;
     private int _aborted;
 
-    private Http1Connection(Socket socket)
+    private Http1Connection(Socket socket, int maxBodySize)
     {
         _socket = socket;
+        _reader = new Http1ResponseReader(maxBodySize);
         _deadline.Token.UnsafeRegister(static s => ((Http1Connection)s!).Abort(TimedOut), this);
     }
 
@@ -44,8 +47,12 @@ internal sealed class Http1Connection : IDisposable
     /// <summary>True when the caller's cancellation aborted the last exchange.</summary>
     public bool WasCancelled => Volatile.Read(ref _aborted) == Cancelled;
 
+    /// <summary>The receive buffer's size: what the connection holds between exchanges.</summary>
+    public int ReceiveBufferSize => _receive.Length;
+
+    /// <param name="maxBodySize">The largest response body the connection takes (<see cref="Http1ResponseReader.MaxBodySize"/>).</param>
     /// <exception cref="SocketException">No connection within <paramref name="connectTimeout"/> (TimedOut), or refused.</exception>
-    public static async Task<Http1Connection> OpenAsync(EndPoint endPoint, TimeSpan connectTimeout, CancellationToken cancellationToken)
+    public static async Task<Http1Connection> OpenAsync(EndPoint endPoint, TimeSpan connectTimeout, int maxBodySize, CancellationToken cancellationToken)
     {
         var socket = endPoint is UnixDomainSocketEndPoint
             ? new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified)
@@ -63,7 +70,7 @@ internal sealed class Http1Connection : IDisposable
                 throw new SocketException((int)SocketError.TimedOut);
             }
 
-            return new Http1Connection(socket);
+            return new Http1Connection(socket, maxBodySize);
         }
         catch
         {
@@ -76,9 +83,13 @@ internal sealed class Http1Connection : IDisposable
     /// Sends <paramref name="head"/> (a request head ending in <c>Content-Length: </c>), the body's length and the body,
     /// and reads the whole response. 1xx responses are skipped.
     /// </summary>
+    /// <remarks>An exchange that fails, a bound exceeded included, leaves the connection unusable: the caller closes it.</remarks>
     /// <param name="capture">The header whose value the response locates (any case); empty for none.</param>
     /// <exception cref="SocketException">The connection failed.</exception>
-    /// <exception cref="HttpIOException">The response ended early, or is not HTTP/1.x (FormatException inside).</exception>
+    /// <exception cref="HttpIOException">
+    /// The response ended early, or is not HTTP/1.x (FormatException inside), or exceeds a bound of
+    /// <see cref="Http1ResponseReader"/> (<see cref="HttpRequestError.ConfigurationLimitExceeded"/>).
+    /// </exception>
     /// <exception cref="ObjectDisposedException">The exchange was aborted (<see cref="HasTimedOut"/>, <see cref="WasCancelled"/>).</exception>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))] // one exchange at a time: its state machine is reused
     public async ValueTask<Http1Response> ExchangeAsync(
@@ -103,7 +114,7 @@ internal sealed class Http1Connection : IDisposable
             _reader.Reset(capture);
             while (true)
             {
-                Reserve(Math.Max(_reader.RequiredSize, _filled + 1));
+                Reserve();
                 var read = await _socket.ReceiveAsync(_receive.AsMemory(_filled), SocketFlags.None).ConfigureAwait(false);
                 if (read == 0)
                 {
@@ -114,7 +125,7 @@ internal sealed class Http1Connection : IDisposable
 
                 ReceivedAny = true;
                 _filled += read;
-                if (_reader.TryRead(_receive, _filled, out var response))
+                if (_reader.TryRead(_receive, ref _filled, out var response))
                 {
                     return response;
                 }
@@ -174,13 +185,24 @@ internal sealed class Http1Connection : IDisposable
         length = at + body.Length;
     }
 
-    private void Reserve(int size)
+    /// <summary>Room for at least one more byte: the buffer doubles, up to what the response needs when the reader knows it.</summary>
+    private void Reserve()
     {
-        if (size > _receive.Length)
+        if (_filled < _receive.Length)
         {
-            var larger = new byte[Math.Max(size, Math.Min(2 * (long)_receive.Length, Http1ResponseReader.MaxBodySize + Http1ResponseReader.MaxHeadSize))];
-            _receive.AsSpan(0, _filled).CopyTo(larger);
-            _receive = larger;
+            return;
         }
+
+        // The reader fails a response before it fills MaxBufferSize, so the buffer never has to grow past it.
+        var limit = _reader.RequiredSize > _filled ? _reader.RequiredSize : _reader.MaxBufferSize;
+        var size = Math.Min(2L * _receive.Length, limit);
+        if (size <= _filled)
+        {
+            throw new HttpIOException(HttpRequestError.ConfigurationLimitExceeded, $"The reply is larger than the client takes ({_reader.MaxBufferSize} bytes).");
+        }
+
+        var larger = new byte[(int)size];
+        _receive.AsSpan(0, _filled).CopyTo(larger);
+        _receive = larger;
     }
 }
