@@ -16,7 +16,9 @@ namespace Harness.LoadTests.Calls.Http1;
 /// kept-alive connection turns out closed before any byte of the reply came is sent once more on a new connection.
 /// A response past one of the reader's bounds (<see cref="Http1ResponseReader"/>: the head, interim responses, the
 /// body's size) is an <see cref="HttpRequestException"/> of <see cref="HttpRequestError.ConfigurationLimitExceeded"/>, as
-/// HttpClient's own limits are, and its connection is closed: it is not read further.
+/// HttpClient's own limits are, and its connection is closed: it is not read further. A closed connection's receive
+/// buffer is handed to the next connection opened, so that a server that fails every call at a bound does not make
+/// each call allocate its buffer afresh: the buffers never outnumber the connections that were open at once.
 /// </summary>
 internal sealed class Http1Client : IDisposable
 {
@@ -29,6 +31,7 @@ internal sealed class Http1Client : IDisposable
     private readonly Func<HttpRequestException, Exception>? _rename;
     private readonly int _maxBodySize;
     private readonly ConcurrentQueue<Http1Connection> _idle = new();
+    private readonly ConcurrentStack<byte[]> _spareBuffers = new();
     private volatile bool _disposed;
 
     /// <param name="endpoint">An <c>http://</c> address, or <c>unix:///path</c> for a Unix domain socket (the path's request path is then <c>/</c>).</param>
@@ -54,6 +57,9 @@ internal sealed class Http1Client : IDisposable
         _rename = rename;
         _maxBodySize = maxBodySize;
     }
+
+    /// <summary>Receive buffers of closed connections, waiting for the next connection opened.</summary>
+    internal int SpareBuffers => _spareBuffers.Count;
 
     /// <summary>Reads a reply while its bytes are the connection's; it must not keep the spans.</summary>
     /// <param name="captured">The value of the client's captured header; empty when the reply has none.</param>
@@ -103,7 +109,7 @@ internal sealed class Http1Client : IDisposable
             }
             catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException)
             {
-                connection.Dispose();
+                Close(connection);
                 if (reused && attempt == 1 && !connection.ReceivedAny && !connection.HasTimedOut && !cancellationToken.IsCancellationRequested)
                 {
                     // The server had closed the idle connection; the request never reached it.
@@ -135,13 +141,19 @@ internal sealed class Http1Client : IDisposable
         {
             connection.Dispose();
         }
+
+        _spareBuffers.Clear();
     }
 
     private async Task<Http1Connection> OpenAsync(CancellationToken cancellationToken)
     {
+        _spareBuffers.TryPop(out var buffer);
+        var opened = false;
         try
         {
-            return await Http1Connection.OpenAsync(_endPoint, ConnectTimeout, _maxBodySize, cancellationToken).ConfigureAwait(false);
+            var connection = await Http1Connection.OpenAsync(_endPoint, ConnectTimeout, _maxBodySize, buffer, cancellationToken).ConfigureAwait(false);
+            opened = true;
+            return connection;
         }
         catch (SocketException ex)
         {
@@ -150,6 +162,13 @@ internal sealed class Http1Client : IDisposable
         catch (OperationCanceledException ex)
         {
             throw new TaskCanceledException("The operation was canceled.", ex, cancellationToken);
+        }
+        finally
+        {
+            if (!opened && buffer is not null)
+            {
+                _spareBuffers.Push(buffer);
+            }
         }
     }
 
@@ -165,7 +184,17 @@ internal sealed class Http1Client : IDisposable
         }
         else
         {
-            connection.Dispose();
+            Close(connection);
+        }
+    }
+
+    /// <summary>Closes a connection whose exchange is over, and keeps its buffer for the next connection.</summary>
+    private void Close(Http1Connection connection)
+    {
+        connection.Dispose();
+        if (!_disposed)
+        {
+            _spareBuffers.Push(connection.TakeReceiveBuffer());
         }
     }
 

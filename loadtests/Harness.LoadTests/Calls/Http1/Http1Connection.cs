@@ -16,6 +16,7 @@ namespace Harness.LoadTests.Calls.Http1;
 internal sealed class Http1Connection : IDisposable
 {
     private const int FirstBufferSize = 4096;
+    private const int MinReceiveSize = 1024;
     private const int NotAborted = 0;
     private const int TimedOut = 1;
     private const int Cancelled = 2;
@@ -24,14 +25,15 @@ internal sealed class Http1Connection : IDisposable
     private readonly CancellationTokenSource _deadline = new();
     private readonly Http1ResponseReader _reader;
     private byte[] _send = [];
-    private byte[] _receive = new byte[FirstBufferSize];
+    private byte[] _receive;
     private int _filled;
     private int _aborted;
 
-    private Http1Connection(Socket socket, int maxBodySize)
+    private Http1Connection(Socket socket, int maxBodySize, byte[]? receiveBuffer)
     {
         _socket = socket;
         _reader = new Http1ResponseReader(maxBodySize);
+        _receive = receiveBuffer ?? new byte[FirstBufferSize];
         _deadline.Token.UnsafeRegister(static s => ((Http1Connection)s!).Abort(TimedOut), this);
     }
 
@@ -51,8 +53,10 @@ internal sealed class Http1Connection : IDisposable
     public int ReceiveBufferSize => _receive.Length;
 
     /// <param name="maxBodySize">The largest response body the connection takes (<see cref="Http1ResponseReader.MaxBodySize"/>).</param>
+    /// <param name="receiveBuffer">A closed connection's buffer to receive into (<see cref="TakeReceiveBuffer"/>); null for a new one.</param>
     /// <exception cref="SocketException">No connection within <paramref name="connectTimeout"/> (TimedOut), or refused.</exception>
-    public static async Task<Http1Connection> OpenAsync(EndPoint endPoint, TimeSpan connectTimeout, int maxBodySize, CancellationToken cancellationToken)
+    public static async Task<Http1Connection> OpenAsync(
+        EndPoint endPoint, TimeSpan connectTimeout, int maxBodySize, byte[]? receiveBuffer, CancellationToken cancellationToken)
     {
         var socket = endPoint is UnixDomainSocketEndPoint
             ? new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified)
@@ -70,7 +74,7 @@ internal sealed class Http1Connection : IDisposable
                 throw new SocketException((int)SocketError.TimedOut);
             }
 
-            return new Http1Connection(socket, maxBodySize);
+            return new Http1Connection(socket, maxBodySize, receiveBuffer);
         }
         catch
         {
@@ -160,6 +164,17 @@ internal sealed class Http1Connection : IDisposable
         _deadline.Dispose();
     }
 
+    /// <summary>
+    /// The receive buffer, for another connection; the connection keeps none. Only once it is disposed and no exchange
+    /// is under way: a pending receive would still write into it.
+    /// </summary>
+    public byte[] TakeReceiveBuffer()
+    {
+        var buffer = _receive;
+        _receive = [];
+        return buffer;
+    }
+
     private void Abort(int reason)
     {
         Interlocked.CompareExchange(ref _aborted, reason, NotAborted);
@@ -185,23 +200,32 @@ internal sealed class Http1Connection : IDisposable
         length = at + body.Length;
     }
 
-    /// <summary>Room for at least one more byte: the buffer doubles, up to what the response needs when the reader knows it.</summary>
+    /// <summary>
+    /// Room for the next receive: at least <see cref="MinReceiveSize"/> bytes, or all the response still needs when the
+    /// reader knows it. The buffer doubles, up to what the response needs when known, else to the reader's bound.
+    /// </summary>
     private void Reserve()
     {
-        if (_filled < _receive.Length)
+        var free = _receive.Length - _filled;
+        if (free >= MinReceiveSize)
         {
             return;
         }
 
         // The reader fails a response before it fills MaxBufferSize, so the buffer never has to grow past it.
-        var limit = _reader.RequiredSize > _filled ? _reader.RequiredSize : _reader.MaxBufferSize;
-        var size = Math.Min(2L * _receive.Length, limit);
-        if (size <= _filled)
+        var wanted = _reader.RequiredSize > _filled ? _reader.RequiredSize : _reader.MaxBufferSize;
+        if (_filled >= wanted)
         {
             throw new HttpIOException(HttpRequestError.ConfigurationLimitExceeded, $"The reply is larger than the client takes ({_reader.MaxBufferSize} bytes).");
         }
 
-        var larger = new byte[(int)size];
+        if (free >= wanted - _filled)
+        {
+            return;
+        }
+
+        // Not only when full: a chunked body's framing, dropped in place, can leave a few bytes free, and receives that small would cost a call each.
+        var larger = new byte[Math.Min(Math.Max(2L * _receive.Length, _filled + MinReceiveSize), wanted)];
         _receive.AsSpan(0, _filled).CopyTo(larger);
         _receive = larger;
     }

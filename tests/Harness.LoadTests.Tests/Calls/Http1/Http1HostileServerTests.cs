@@ -190,6 +190,27 @@ public sealed class Http1HostileServerTests
     }
 
     [Fact]
+    public async Task ClosedConnectionsBuffer_IsTheNextConnections_NotOneMore()
+    {
+        // Every call meets an endless body and fails at the bound: each closes its connection, and the next one receives
+        // into the same buffer rather than growing its own.
+        await using var server = new ScriptedHttpServer(async e =>
+        {
+            await e.WriteAsync("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+            await e.RepeatAsync($"400\r\n{new string('x', 1024)}\r\n", 1000);
+        });
+        using var client = new Http1Client(server.Address, Timeout, "", maxBodySize: 64 * 1024);
+
+        for (var call = 0; call < 3; call++)
+        {
+            AssertBoundExceeded(await Record.ExceptionAsync(() => Http1ClientTests.PostAsync(client, "x")));
+            Assert.Equal(1, client.SpareBuffers);
+        }
+
+        Assert.Equal(3, server.Accepted);
+    }
+
+    [Fact]
     public void BodyBound_OutsideWhatABufferHolds_IsRefused()
     {
         Assert.Throws<ArgumentOutOfRangeException>(() => new Http1Client(new Uri("http://127.0.0.1:1/"), Timeout, "", maxBodySize: -1));
@@ -205,7 +226,7 @@ public sealed class Http1HostileServerTests
     }
 
     private static Task<Http1Connection> OpenAsync(ScriptedHttpServer server) =>
-        Http1Connection.OpenAsync(new IPEndPoint(IPAddress.Loopback, server.Address.Port), TimeSpan.FromSeconds(5), Http1ResponseReader.DefaultMaxBodySize, CancellationToken.None);
+        Http1Connection.OpenAsync(new IPEndPoint(IPAddress.Loopback, server.Address.Port), TimeSpan.FromSeconds(5), Http1ResponseReader.DefaultMaxBodySize, null, CancellationToken.None);
 
     private static ValueTask<Http1Response> ExchangeAsync(Http1Connection connection, TimeSpan timeout) =>
         connection.ExchangeAsync("POST /svc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: "u8.ToArray(), "x"u8.ToArray(), [], timeout, CancellationToken.None);
