@@ -103,7 +103,7 @@ internal sealed class Http1ResponseReader
 
             if (head.ContentLength > MaxBodySize)
             {
-                throw BodyTooLarge();
+                throw Exceeded($"The reply's Content-Length ({head.ContentLength} bytes) is larger than the client takes ({MaxBodySize} bytes).");
             }
 
             _head = head;
