@@ -50,6 +50,9 @@ internal static partial class FailureStatus
         CommunicationException { InnerException: HttpRequestException { StatusCode: { } status } } => $"http-{(int)status}",
         EndpointNotFoundException or CommunicationException { InnerException: HttpRequestException { InnerException: SocketException } } => "connection",
         HttpRequestException { InnerException: SocketException } => "connection",
+
+        // A reply past a bound of the client (its head, interim responses, its body's size): HttpClient's and the runner's own HTTP/1.1 client's.
+        HttpRequestException { HttpRequestError: HttpRequestError.ConfigurationLimitExceeded } => "response-too-large",
         HttpRequestException => "http-error",
         TimeoutException or TaskCanceledException => "timeout",
         CommunicationException => "soap-communication",

@@ -14,6 +14,11 @@ namespace Harness.LoadTests.Calls.Http1;
 /// <see cref="SocketException"/>; a connection lost mid-call one over an <see cref="IOException"/>; the timeout a
 /// <see cref="TaskCanceledException"/> over a <see cref="TimeoutException"/>. As HttpClient does, a request whose
 /// kept-alive connection turns out closed before any byte of the reply came is sent once more on a new connection.
+/// A response past one of the reader's bounds (<see cref="Http1ResponseReader"/>: the head, interim responses, the
+/// body's size) is an <see cref="HttpRequestException"/> of <see cref="HttpRequestError.ConfigurationLimitExceeded"/>, as
+/// HttpClient's own limits are, and its connection is closed: it is not read further. A closed connection's receive
+/// buffer is handed to the next connection opened, so that a server that fails every call at a bound does not make
+/// each call allocate its buffer afresh: the buffers never outnumber the connections that were open at once.
 /// </summary>
 internal sealed class Http1Client : IDisposable
 {
@@ -24,16 +29,22 @@ internal sealed class Http1Client : IDisposable
     private readonly TimeSpan _timeout;
     private readonly byte[] _capture;
     private readonly Func<HttpRequestException, Exception>? _rename;
+    private readonly int _maxBodySize;
     private readonly ConcurrentQueue<Http1Connection> _idle = new();
+    private readonly ConcurrentStack<byte[]> _spareBuffers = new();
     private volatile bool _disposed;
 
     /// <param name="endpoint">An <c>http://</c> address, or <c>unix:///path</c> for a Unix domain socket (the path's request path is then <c>/</c>).</param>
     /// <param name="timeout">A call's whole time, from sending to the last byte of its reply.</param>
     /// <param name="captureHeader">A response header whose value every reply hands back (<see cref="ReplyHandler{TState, T}"/>); empty for none.</param>
     /// <param name="rename">Turns each transport failure into the exception the caller's callers expect (the WCF client's, for SOAP); null to leave them.</param>
-    public Http1Client(Uri endpoint, TimeSpan timeout, string captureHeader, Func<HttpRequestException, Exception>? rename = null)
+    /// <param name="maxBodySize">The largest response body taken; a longer one fails the call.</param>
+    public Http1Client(
+        Uri endpoint, TimeSpan timeout, string captureHeader, Func<HttpRequestException, Exception>? rename = null, int maxBodySize = Http1ResponseReader.DefaultMaxBodySize)
     {
         ArgumentNullException.ThrowIfNull(endpoint);
+        ArgumentOutOfRangeException.ThrowIfNegative(maxBodySize);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(maxBodySize, Http1ResponseReader.LargestMaxBodySize);
         _endPoint = endpoint.Scheme switch
         {
             "http" => IPAddress.TryParse(endpoint.IdnHost, out var ip) ? new IPEndPoint(ip, endpoint.Port) : new DnsEndPoint(endpoint.IdnHost, endpoint.Port),
@@ -44,7 +55,11 @@ internal sealed class Http1Client : IDisposable
         _timeout = timeout;
         _capture = Encoding.ASCII.GetBytes(captureHeader);
         _rename = rename;
+        _maxBodySize = maxBodySize;
     }
+
+    /// <summary>Receive buffers of closed connections, waiting for the next connection opened.</summary>
+    internal int SpareBuffers => _spareBuffers.Count;
 
     /// <summary>Reads a reply while its bytes are the connection's; it must not keep the spans.</summary>
     /// <param name="captured">The value of the client's captured header; empty when the reply has none.</param>
@@ -94,7 +109,7 @@ internal sealed class Http1Client : IDisposable
             }
             catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException)
             {
-                connection.Dispose();
+                Close(connection);
                 if (reused && attempt == 1 && !connection.ReceivedAny && !connection.HasTimedOut && !cancellationToken.IsCancellationRequested)
                 {
                     // The server had closed the idle connection; the request never reached it.
@@ -126,13 +141,19 @@ internal sealed class Http1Client : IDisposable
         {
             connection.Dispose();
         }
+
+        _spareBuffers.Clear();
     }
 
     private async Task<Http1Connection> OpenAsync(CancellationToken cancellationToken)
     {
+        _spareBuffers.TryPop(out var buffer);
+        var opened = false;
         try
         {
-            return await Http1Connection.OpenAsync(_endPoint, ConnectTimeout, cancellationToken).ConfigureAwait(false);
+            var connection = await Http1Connection.OpenAsync(_endPoint, ConnectTimeout, _maxBodySize, buffer, cancellationToken).ConfigureAwait(false);
+            opened = true;
+            return connection;
         }
         catch (SocketException ex)
         {
@@ -141,6 +162,13 @@ internal sealed class Http1Client : IDisposable
         catch (OperationCanceledException ex)
         {
             throw new TaskCanceledException("The operation was canceled.", ex, cancellationToken);
+        }
+        finally
+        {
+            if (!opened && buffer is not null)
+            {
+                _spareBuffers.Push(buffer);
+            }
         }
     }
 
@@ -156,7 +184,17 @@ internal sealed class Http1Client : IDisposable
         }
         else
         {
-            connection.Dispose();
+            Close(connection);
+        }
+    }
+
+    /// <summary>Closes a connection whose exchange is over, and keeps its buffer for the next connection.</summary>
+    private void Close(Http1Connection connection)
+    {
+        connection.Dispose();
+        if (!_disposed)
+        {
+            _spareBuffers.Push(connection.TakeReceiveBuffer());
         }
     }
 
@@ -178,6 +216,8 @@ internal sealed class Http1Client : IDisposable
 
         return ex switch
         {
+            // HttpClient names the limit in its message ("…exceeded the set limit of 65536 bytes").
+            HttpIOException { HttpRequestError: HttpRequestError.ConfigurationLimitExceeded } io => new HttpRequestException(io.HttpRequestError, io.Message, io),
             HttpIOException io => new HttpRequestException(io.HttpRequestError, "An error occurred while sending the request.", io),
             SocketException socket => new HttpRequestException(
                 HttpRequestError.Unknown,

@@ -9,26 +9,31 @@ namespace Harness.LoadTests.Calls.Http1;
 /// One kept-alive HTTP/1.1 connection carrying one exchange at a time: the request written with one send from a buffer
 /// the connection keeps, the response read into another it keeps, and its body left there for the caller to read
 /// before the next exchange. Nothing is allocated per exchange once both buffers have grown to the calls' size.
+/// The receive buffer grows with the bytes that came, never ahead of them (a declared length bounds it, it does not
+/// size it), and no further than the reader's bounds (<see cref="Http1ResponseReader.MaxBufferSize"/>).
 /// A deadline (or the caller's cancellation) aborts the socket, which ends the exchange's pending send or receive.
 /// </summary>
 internal sealed class Http1Connection : IDisposable
 {
     private const int FirstBufferSize = 4096;
+    private const int MinReceiveSize = 1024;
     private const int NotAborted = 0;
     private const int TimedOut = 1;
     private const int Cancelled = 2;
 
     private readonly Socket _socket;
     private readonly CancellationTokenSource _deadline = new();
-    private readonly Http1ResponseReader _reader = new();
+    private readonly Http1ResponseReader _reader;
     private byte[] _send = [];
-    private byte[] _receive = new byte[FirstBufferSize];
+    private byte[] _receive;
     private int _filled;
     private int _aborted;
 
-    private Http1Connection(Socket socket)
+    private Http1Connection(Socket socket, int maxBodySize, byte[]? receiveBuffer)
     {
         _socket = socket;
+        _reader = new Http1ResponseReader(maxBodySize);
+        _receive = receiveBuffer ?? new byte[FirstBufferSize];
         _deadline.Token.UnsafeRegister(static s => ((Http1Connection)s!).Abort(TimedOut), this);
     }
 
@@ -44,8 +49,14 @@ internal sealed class Http1Connection : IDisposable
     /// <summary>True when the caller's cancellation aborted the last exchange.</summary>
     public bool WasCancelled => Volatile.Read(ref _aborted) == Cancelled;
 
+    /// <summary>The receive buffer's size: what the connection holds between exchanges.</summary>
+    public int ReceiveBufferSize => _receive.Length;
+
+    /// <param name="maxBodySize">The largest response body the connection takes (<see cref="Http1ResponseReader.MaxBodySize"/>).</param>
+    /// <param name="receiveBuffer">A closed connection's buffer to receive into (<see cref="TakeReceiveBuffer"/>); null for a new one.</param>
     /// <exception cref="SocketException">No connection within <paramref name="connectTimeout"/> (TimedOut), or refused.</exception>
-    public static async Task<Http1Connection> OpenAsync(EndPoint endPoint, TimeSpan connectTimeout, CancellationToken cancellationToken)
+    public static async Task<Http1Connection> OpenAsync(
+        EndPoint endPoint, TimeSpan connectTimeout, int maxBodySize, byte[]? receiveBuffer, CancellationToken cancellationToken)
     {
         var socket = endPoint is UnixDomainSocketEndPoint
             ? new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified)
@@ -63,7 +74,7 @@ internal sealed class Http1Connection : IDisposable
                 throw new SocketException((int)SocketError.TimedOut);
             }
 
-            return new Http1Connection(socket);
+            return new Http1Connection(socket, maxBodySize, receiveBuffer);
         }
         catch
         {
@@ -76,9 +87,13 @@ internal sealed class Http1Connection : IDisposable
     /// Sends <paramref name="head"/> (a request head ending in <c>Content-Length: </c>), the body's length and the body,
     /// and reads the whole response. 1xx responses are skipped.
     /// </summary>
+    /// <remarks>An exchange that fails, a bound exceeded included, leaves the connection unusable: the caller closes it.</remarks>
     /// <param name="capture">The header whose value the response locates (any case); empty for none.</param>
     /// <exception cref="SocketException">The connection failed.</exception>
-    /// <exception cref="HttpIOException">The response ended early, or is not HTTP/1.x (FormatException inside).</exception>
+    /// <exception cref="HttpIOException">
+    /// The response ended early, or is not HTTP/1.x (FormatException inside), or exceeds a bound of
+    /// <see cref="Http1ResponseReader"/> (<see cref="HttpRequestError.ConfigurationLimitExceeded"/>).
+    /// </exception>
     /// <exception cref="ObjectDisposedException">The exchange was aborted (<see cref="HasTimedOut"/>, <see cref="WasCancelled"/>).</exception>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))] // one exchange at a time: its state machine is reused
     public async ValueTask<Http1Response> ExchangeAsync(
@@ -103,7 +118,7 @@ internal sealed class Http1Connection : IDisposable
             _reader.Reset(capture);
             while (true)
             {
-                Reserve(Math.Max(_reader.RequiredSize, _filled + 1));
+                Reserve();
                 var read = await _socket.ReceiveAsync(_receive.AsMemory(_filled), SocketFlags.None).ConfigureAwait(false);
                 if (read == 0)
                 {
@@ -114,7 +129,7 @@ internal sealed class Http1Connection : IDisposable
 
                 ReceivedAny = true;
                 _filled += read;
-                if (_reader.TryRead(_receive, _filled, out var response))
+                if (_reader.TryRead(_receive, ref _filled, out var response))
                 {
                     return response;
                 }
@@ -149,6 +164,17 @@ internal sealed class Http1Connection : IDisposable
         _deadline.Dispose();
     }
 
+    /// <summary>
+    /// The receive buffer, for another connection; the connection keeps none. Only once it is disposed and no exchange
+    /// is under way: a pending receive would still write into it.
+    /// </summary>
+    public byte[] TakeReceiveBuffer()
+    {
+        var buffer = _receive;
+        _receive = [];
+        return buffer;
+    }
+
     private void Abort(int reason)
     {
         Interlocked.CompareExchange(ref _aborted, reason, NotAborted);
@@ -174,13 +200,33 @@ internal sealed class Http1Connection : IDisposable
         length = at + body.Length;
     }
 
-    private void Reserve(int size)
+    /// <summary>
+    /// Room for the next receive: at least <see cref="MinReceiveSize"/> bytes, or all the response still needs when the
+    /// reader knows it. The buffer doubles, up to what the response needs when known, else to the reader's bound.
+    /// </summary>
+    private void Reserve()
     {
-        if (size > _receive.Length)
+        var free = _receive.Length - _filled;
+        if (free >= MinReceiveSize)
         {
-            var larger = new byte[Math.Max(size, Math.Min(2 * (long)_receive.Length, Http1ResponseReader.MaxBodySize + Http1ResponseReader.MaxHeadSize))];
-            _receive.AsSpan(0, _filled).CopyTo(larger);
-            _receive = larger;
+            return;
         }
+
+        // The reader fails a response before it fills MaxBufferSize, so the buffer never has to grow past it.
+        var wanted = _reader.RequiredSize > _filled ? _reader.RequiredSize : _reader.MaxBufferSize;
+        if (_filled >= wanted)
+        {
+            throw new HttpIOException(HttpRequestError.ConfigurationLimitExceeded, $"The reply is larger than the client takes ({_reader.MaxBufferSize} bytes).");
+        }
+
+        if (free >= wanted - _filled)
+        {
+            return;
+        }
+
+        // Not only when full: a chunked body's framing, dropped in place, can leave a few bytes free, and receives that small would cost a call each.
+        var larger = new byte[Math.Min(Math.Max(2L * _receive.Length, _filled + MinReceiveSize), wanted)];
+        _receive.AsSpan(0, _filled).CopyTo(larger);
+        _receive = larger;
     }
 }

@@ -16,12 +16,18 @@ namespace Harness.LoadTests.Calls.Soap;
 /// fault with 200) and counted as <see cref="SoapFailureNames"/> says; a reply other than 2xx without one is counted
 /// by its status (<c>http-503</c>); transport failures surface as HttpRequestException, a timeout as
 /// TaskCanceledException (FailureStatus names them). The timeout covers the whole exchange, as the WCF client's does,
-/// and a connection lost mid-reply fails the call.
+/// and a connection lost mid-reply fails the call. A reply is held whole, since a fault's code lies in its body and the
+/// lean client reads its figures there, but never past <c>maxReplySize</c>: a longer one, or a head past the HTTP
+/// client's bounds, fails the call as an HttpRequestException of ConfigurationLimitExceeded
+/// (<c>response-too-large</c>), under either failure naming.
 /// </summary>
 internal sealed class SoapTransport : IDisposable
 {
     /// <summary>BasicHttpBinding's default send timeout, as the WCF client has.</summary>
     public static readonly TimeSpan Timeout = TimeSpan.FromMinutes(1);
+
+    /// <summary>The largest reply body taken by default, as Grpc.Net.Client's largest message (4 MiB).</summary>
+    public const int DefaultMaxReplySize = Http1ResponseReader.DefaultMaxBodySize;
 
     private const int FirstBufferSize = 4096;
     private readonly Http1Client? _http1;
@@ -32,25 +38,17 @@ internal sealed class SoapTransport : IDisposable
     private readonly SoapFailureNames _names;
 
     /// <param name="headers">Extra HTTP headers of every call (<c>--metadata</c>).</param>
-    public SoapTransport(Uri endpoint, SoapVersion version, IReadOnlyList<KeyValuePair<string, string>> headers, SoapFailureNames names)
+    /// <param name="maxReplySize">The largest reply body taken; a longer one fails the call (<c>response-too-large</c>).</param>
+    public SoapTransport(
+        Uri endpoint, SoapVersion version, IReadOnlyList<KeyValuePair<string, string>> headers, SoapFailureNames names, int maxReplySize = DefaultMaxReplySize)
     {
         if (endpoint.Scheme == Uri.UriSchemeHttps)
         {
-            _https = new HttpClient(new SocketsHttpHandler
-            {
-                MaxConnectionsPerServer = int.MaxValue,
-                ConnectTimeout = TimeSpan.FromSeconds(10),
-                PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
-                UseCookies = false,
-                AutomaticDecompression = DecompressionMethods.None,
-            })
-            {
-                Timeout = Timeout,
-            };
+            _https = NewHttpsClient(maxReplySize);
         }
         else
         {
-            _http1 = new Http1Client(endpoint, Timeout, ServerTimeTrailer.Name, names == SoapFailureNames.AsWcf ? AsWcfFailure : null);
+            _http1 = new Http1Client(endpoint, Timeout, ServerTimeTrailer.Name, names == SoapFailureNames.AsWcf ? AsWcfFailure : null, maxReplySize);
         }
 
         _endpoint = endpoint;
@@ -103,11 +101,32 @@ internal sealed class SoapTransport : IDisposable
             cancellationToken);
 
     /// <summary>
-    /// A connection lost once the request was under way, as the WCF client's: it wraps it so, and FailureStatus counts it
-    /// as soap-communication. No connection at all (a SocketException under it) stays as it is: "connection".
+    /// The client of an https:// endpoint. Its head is bounded by HttpClient's own MaxResponseHeadersLength (64 KiB,
+    /// interim responses included), its body by <paramref name="maxReplySize"/>: the whole body is read within the
+    /// timeout into a buffer that stops there (ConfigurationLimitExceeded).
     /// </summary>
-    private static Exception AsWcfFailure(HttpRequestException ex) =>
-        ex.InnerException is SocketException ? ex : new CommunicationException(ex.Message, ex);
+    internal static HttpClient NewHttpsClient(int maxReplySize) => new(new SocketsHttpHandler
+    {
+        MaxConnectionsPerServer = int.MaxValue,
+        ConnectTimeout = TimeSpan.FromSeconds(10),
+        PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
+        UseCookies = false,
+        AutomaticDecompression = DecompressionMethods.None,
+    })
+    {
+        Timeout = Timeout,
+        MaxResponseContentBufferSize = maxReplySize,
+    };
+
+    /// <summary>
+    /// A connection lost once the request was under way, as the WCF client's: it wraps it so, and FailureStatus counts it
+    /// as soap-communication. No connection at all (a SocketException under it) stays as it is, "connection", and so does
+    /// a reply past the client's bounds, "response-too-large" (WCF's own quota would say soap-communication).
+    /// </summary>
+    private static Exception AsWcfFailure(HttpRequestException ex) => KeepsItsName(ex) ? ex : new CommunicationException(ex.Message, ex);
+
+    private static bool KeepsItsName(HttpRequestException ex) =>
+        ex.InnerException is SocketException || ex.HttpRequestError == HttpRequestError.ConfigurationLimitExceeded;
 
     private async Task<T> PostHttpsAsync<T>(byte[] body, PreparedAction action, ReplyReader<T> read, CancellationToken cancellationToken)
     {
@@ -158,13 +177,13 @@ internal sealed class SoapTransport : IDisposable
         {
             return await _https!.SendAsync(request, cancellationToken);
         }
-        catch (HttpRequestException ex) when (_names == SoapFailureNames.AsWcf && ex.InnerException is not SocketException)
+        catch (HttpRequestException ex) when (_names == SoapFailureNames.AsWcf && !KeepsItsName(ex))
         {
             throw AsWcfFailure(ex);
         }
     }
 
-    /// <summary>The whole body into a pooled buffer, sized by Content-Length when the server gives it.</summary>
+    /// <summary>The whole body, which HttpClient has already read within its bound, into a pooled buffer, sized by Content-Length when the server gives it.</summary>
     private static async Task<(byte[] Buffer, int Length)> ReadAsync(HttpResponseMessage response, CancellationToken cancellationToken)
     {
         var expected = response.Content.Headers.ContentLength is { } n and > 0 and < int.MaxValue ? (int)n + 1 : FirstBufferSize;

@@ -76,6 +76,7 @@ public sealed class Http1ClientTests
 
     [Theory]
     [InlineData("HTTP/1.1 200 OK\r\n\r\nall of it", true)] // no length: the body runs to the close
+    [InlineData("HTTP/1.0 200 OK\r\n\r\nall of it", true)]
     [InlineData("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 9\r\n\r\nall of it", true)]
     [InlineData("HTTP/1.0 200 OK\r\nContent-Length: 9\r\n\r\nall of it", false)] // HTTP/1.0 closes unless it says keep-alive
     public async Task ConnectionTheServerEnds_IsNotReused(string reply, bool serverCloses)

@@ -31,14 +31,14 @@ public sealed class Http1ResponseReaderTests
             Http1Response response = default;
             var done = false;
 
-            // Act: the pieces arrive one after another; the reader looks after each.
-            for (var filled = 0; filled < bytes.Length;)
+            // Act: the pieces arrive one after another; the reader looks after each (and may drop a chunked body's framing).
+            for (var (sent, filled) = (0, 0); sent < bytes.Length;)
             {
-                Assert.False(done, $"piece {piece}: the reader called the response whole at {filled} of {bytes.Length} bytes");
-                var next = Math.Min(piece, bytes.Length - filled);
-                bytes.AsSpan(filled, next).CopyTo(buffer.AsSpan(filled));
-                filled += next;
-                done = reader.TryRead(buffer, filled, out response);
+                Assert.False(done, $"piece {piece}: the reader called the response whole at {sent} of {bytes.Length} bytes");
+                var next = Math.Min(piece, bytes.Length - sent);
+                bytes.AsSpan(sent, next).CopyTo(buffer.AsSpan(filled));
+                (sent, filled) = (sent + next, filled + next);
+                done = reader.TryRead(buffer, ref filled, out response);
             }
 
             // Assert
@@ -56,7 +56,8 @@ public sealed class Http1ResponseReaderTests
         var reader = new Http1ResponseReader();
         reader.Reset([]);
 
-        Assert.True(reader.TryRead(bytes, bytes.Length, out var response));
+        var filled = bytes.Length;
+        Assert.True(reader.TryRead(bytes, ref filled, out var response));
 
         Assert.Equal("ok", Encoding.ASCII.GetString(bytes, response.BodyStart, response.BodyLength));
         Assert.False(response.KeepAlive);
@@ -69,7 +70,8 @@ public sealed class Http1ResponseReaderTests
         var reader = new Http1ResponseReader();
         reader.Reset([]);
 
-        Assert.False(reader.TryRead(bytes, bytes.Length, out _));
+        var filled = bytes.Length;
+        Assert.False(reader.TryRead(bytes, ref filled, out _));
         Assert.True(reader.EndsAtClose);
         var response = reader.Closed(bytes.Length);
 
@@ -78,14 +80,16 @@ public sealed class Http1ResponseReaderTests
     }
 
     [Fact]
-    public void LongerLengthThanTheClientTakes_IsRefusedByItsLimit()
+    public void LongerLengthThanTheClientTakes_IsRefusedByItsLimit_BeforeAnyOfTheBody()
     {
-        var bytes = Encoding.ASCII.GetBytes($"HTTP/1.1 200 OK\r\nContent-Length: {Http1ResponseReader.MaxBodySize + 1L}\r\n\r\n");
+        var bytes = Encoding.ASCII.GetBytes($"HTTP/1.1 200 OK\r\nContent-Length: {Http1ResponseReader.DefaultMaxBodySize + 1L}\r\n\r\n");
         var reader = new Http1ResponseReader();
         reader.Reset([]);
+        var filled = bytes.Length;
 
-        var ex = Assert.Throws<FormatException>(() => reader.TryRead(bytes, bytes.Length, out _));
+        var ex = Assert.Throws<HttpIOException>(() => reader.TryRead(bytes, ref filled, out _));
 
-        Assert.Contains($"{Http1ResponseReader.MaxBodySize} bytes", ex.Message, StringComparison.Ordinal);
+        Assert.Equal(HttpRequestError.ConfigurationLimitExceeded, ex.HttpRequestError);
+        Assert.Contains($"{Http1ResponseReader.DefaultMaxBodySize} bytes", ex.Message, StringComparison.Ordinal);
     }
 }

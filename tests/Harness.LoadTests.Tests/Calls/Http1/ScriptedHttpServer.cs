@@ -161,6 +161,23 @@ internal sealed class ScriptedHttpServer : IAsyncDisposable
             }
         }
 
+        /// <summary>
+        /// Writes <paramref name="text"/> again and again, at most <paramref name="times"/> times: a server that never
+        /// ends its reply. Once the client has closed the connection a write fails, which ends the exchange.
+        /// </summary>
+        public async Task RepeatAsync(string text, int times, TimeSpan pause = default)
+        {
+            var bytes = Encoding.UTF8.GetBytes(text);
+            for (var i = 0; i < times; i++)
+            {
+                await socket.SendAsync(bytes, SocketFlags.None);
+                if (pause > TimeSpan.Zero)
+                {
+                    await Task.Delay(pause);
+                }
+            }
+        }
+
         /// <summary>Closes the connection (a FIN: the client reads its end).</summary>
         public void Close()
         {
