@@ -15,14 +15,11 @@ namespace Harness.LoadTests.Calls.Soap;
 /// pooled buffer. Either way the reader gets the reply as a span. A fault is looked for in every reply (some servers
 /// fault with 200) and counted as <see cref="SoapFailureNames"/> says; a reply other than 2xx without one is counted
 /// by its status (<c>http-503</c>); transport failures surface as HttpRequestException, a timeout as
-/// TaskCanceledException (FailureStatus names them). The timeout covers the whole exchange, as the WCF client's does,
-/// and a connection lost mid-reply fails the call.
+/// TaskCanceledException (FailureStatus names them). The timeout (<c>--timeout</c>) covers the whole exchange, as the
+/// WCF client's does, and a connection lost mid-reply fails the call.
 /// </summary>
 internal sealed class SoapTransport : IDisposable
 {
-    /// <summary>BasicHttpBinding's default send timeout, as the WCF client has.</summary>
-    public static readonly TimeSpan Timeout = TimeSpan.FromMinutes(1);
-
     private const int FirstBufferSize = 4096;
     private readonly Http1Client? _http1;
     private readonly HttpClient? _https;
@@ -32,8 +29,10 @@ internal sealed class SoapTransport : IDisposable
     private readonly SoapFailureNames _names;
 
     /// <param name="headers">Extra HTTP headers of every call (<c>--metadata</c>).</param>
-    public SoapTransport(Uri endpoint, SoapVersion version, IReadOnlyList<KeyValuePair<string, string>> headers, SoapFailureNames names)
+    /// <param name="timeout">A call's whole time (<c>--timeout</c>; <see cref="CallTimeouts.Default"/>, BasicHttpBinding's send timeout, when null).</param>
+    public SoapTransport(Uri endpoint, SoapVersion version, IReadOnlyList<KeyValuePair<string, string>> headers, SoapFailureNames names, TimeSpan? timeout = null)
     {
+        var callTimeout = timeout ?? CallTimeouts.Default;
         if (endpoint.Scheme == Uri.UriSchemeHttps)
         {
             _https = new HttpClient(new SocketsHttpHandler
@@ -45,12 +44,12 @@ internal sealed class SoapTransport : IDisposable
                 AutomaticDecompression = DecompressionMethods.None,
             })
             {
-                Timeout = Timeout,
+                Timeout = callTimeout,
             };
         }
         else
         {
-            _http1 = new Http1Client(endpoint, Timeout, ServerTimeTrailer.Name, names == SoapFailureNames.AsWcf ? AsWcfFailure : null);
+            _http1 = new Http1Client(endpoint, callTimeout, ServerTimeTrailer.Name, names == SoapFailureNames.AsWcf ? AsWcfFailure : null);
         }
 
         _endpoint = endpoint;
