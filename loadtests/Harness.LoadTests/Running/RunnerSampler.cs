@@ -28,12 +28,17 @@ internal static class RunnerSampler
     private static readonly ConcurrentDictionary<string, byte> Noted = new(StringComparer.Ordinal);
 
     /// <param name="runClock">The run's clock, for the time of the note that a reading failed.</param>
-    public static async Task RunAsync(GuardedRecorder recorder, string seriesId, Stopwatch runClock, CancellationToken cancellationToken)
+    public static Task RunAsync(GuardedRecorder recorder, string seriesId, Stopwatch runClock, CancellationToken cancellationToken) =>
+        RunAsync(recorder, seriesId, runClock, Readings, cancellationToken);
+
+    /// <summary><see cref="RunAsync(GuardedRecorder, string, Stopwatch, CancellationToken)"/> with readings of the caller's (tests).</summary>
+    internal static async Task RunAsync(
+        GuardedRecorder recorder, string seriesId, Stopwatch runClock, IReadOnlyList<(string Name, Func<Process, double> Read)> readings, CancellationToken cancellationToken)
     {
         var clock = Stopwatch.StartNew();
         for (var second = 0; !cancellationToken.IsCancellationRequested; second++)
         {
-            var readings = ReadGuarded(Readings, (name, ex) =>
+            var values = ReadGuarded(readings, (name, ex) =>
             {
                 if (Noted.TryAdd(name, 0))
                 {
@@ -41,7 +46,7 @@ internal static class RunnerSampler
                         $"the runner's own {name} could not be read ({ex.GetType().Name}: {ex.Message.ReplaceLineEndings(" ")}); seconds in which it fails go without it"));
                 }
             });
-            recorder.RecordServer(seriesId, second, readings);
+            recorder.RecordServer(seriesId, second, values);
             if (!await SecondTicks.WaitForNextAsync(clock, second, cancellationToken))
             {
                 return;
