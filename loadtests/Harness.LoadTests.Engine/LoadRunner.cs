@@ -3,10 +3,13 @@ namespace Harness.LoadTests.Engine;
 /// <summary>Runs one scenario's load, as NBomber's runner runs a scenario; docs/load-engine.md describes the behaviour.</summary>
 public static class LoadRunner
 {
+    /// <summary>The status of a request the drain gave up on: still in flight when <see cref="LoadRunnerOptions.DrainTimeout"/> ran out.</summary>
+    public const string InFlightAtEndStatus = "in-flight-at-end";
+
     /// <summary>
     /// Drives <paramref name="scenario"/> through its stages, reporting every request and every second to
     /// <paramref name="observer"/>, then waits for requests in flight (up to <see cref="LoadRunnerOptions.DrainTimeout"/>)
-    /// and cancels the rest.
+    /// and cancels the rest, each counted as a failure of <see cref="InFlightAtEndStatus"/>.
     /// </summary>
     /// <param name="cancellationToken">Stops the run promptly: requests in flight are cancelled and not counted, and the
     /// result says <see cref="ScenarioResult.Cancelled"/>; the task does not throw for it.</param>

@@ -4,7 +4,8 @@ namespace Harness.LoadTests.Engine;
 /// <param name="CopyNumber">Closed model: the virtual user (0-based). Open model: -1.</param>
 /// <param name="InvocationNumber">Requests this scenario started before this one (open model: the arrival's place in the schedule).</param>
 /// <param name="CancellationToken">Cancelled when the engine gives up on requests still in flight: after the drain
-/// timeout, or when the caller cancels the run. A request that ends by it is not counted.</param>
+/// timeout (a request that ends by it is a failure of <see cref="LoadRunner.InFlightAtEndStatus"/>), or when the caller
+/// cancels the run (a request that ends by it is not counted).</param>
 public sealed record ScenarioContext(int CopyNumber, long InvocationNumber, CancellationToken CancellationToken)
 {
     /// <summary>

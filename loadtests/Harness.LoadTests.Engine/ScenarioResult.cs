@@ -17,9 +17,15 @@ public sealed record ScenarioResult(
     public long MissedStarts { get; init; }
 
     /// <summary>
-    /// Requests still in flight when the run gave up on them (the drain ran out, or the caller cancelled): cancelled
-    /// or left behind, they are in neither <see cref="Requests"/> nor <see cref="Failures"/>, so a report should say
-    /// how many there were: a target too slow to answer within the run is otherwise indistinguishable from no load.
+    /// Requests still in flight when the drain ran out (<see cref="LoadRunnerOptions.DrainTimeout"/>): each is a failure
+    /// of status <see cref="LoadRunner.InFlightAtEndStatus"/>, counted in <see cref="Requests"/> and
+    /// <see cref="Failures"/>, so that a target that never answers shows as failing, not as idle.
+    /// </summary>
+    public long InFlightAtEnd { get; init; }
+
+    /// <summary>
+    /// Requests in flight when the caller cancelled the run: cancelled or left behind, they are in neither
+    /// <see cref="Requests"/> nor <see cref="Failures"/> (the run was stopped, not the target found wanting).
     /// </summary>
     public long Abandoned { get; init; }
 }

@@ -13,6 +13,10 @@ internal sealed class ScenarioRun
     // After cancelling requests that outlived the drain, how long to wait for steps that honour the token.
     private static readonly TimeSpan CancelGrace = TimeSpan.FromSeconds(1);
 
+    // What the in-flight count becomes when the drain closes: a request that then leaves it finds it negative and knows
+    // the drain has counted it already. Far enough below 0 that no number of late decrements brings it back up.
+    private const long ClosedInFlight = long.MinValue / 2;
+
     private readonly Scenario _scenario;
     private readonly ILoadObserver _observer;
     private readonly ILoadDriver _driver;
@@ -28,9 +32,11 @@ internal sealed class ScenarioRun
     private long _failures;
     private long _inFlight;
     private long _abandoned;
+    private long _inFlightAtEnd;
+    private long _loadStoppedTimestamp;
+    private long _givenUpTimestamp;
     private long _workers;
     private int _draining;
-    private int _closed;
     private int _failureLimitReached;
     private int _callerCancelled;
     private int _lastReportedSecond;
@@ -54,8 +60,8 @@ internal sealed class ScenarioRun
     /// <summary>Cancelled when no more requests may start: the plan's end, the failure limit, an observer failure or the caller.</summary>
     public CancellationToken StopStarting => _stopStarting.Token;
 
-    /// <summary>Requests counted by <see cref="RequestStarting"/> and not yet complete.</summary>
-    public long InFlight => Interlocked.Read(ref _inFlight);
+    /// <summary>Requests counted by <see cref="RequestStarting"/> and not yet complete (0 once the drain has closed).</summary>
+    public long InFlight => Math.Max(0, Interlocked.Read(ref _inFlight));
 
     public async Task<ScenarioResult> RunAsync(CancellationToken cancellationToken)
     {
@@ -90,9 +96,8 @@ internal sealed class ScenarioRun
             Cancelled: Volatile.Read(ref _callerCancelled) != 0)
         {
             MissedStarts = _driver.MissedStarts,
-
-            // Those cancelled at the end and those that ignored the cancellation and never returned.
-            Abandoned = Interlocked.Read(ref _abandoned) + Interlocked.Read(ref _inFlight),
+            InFlightAtEnd = Interlocked.Read(ref _inFlightAtEnd),
+            Abandoned = Interlocked.Read(ref _abandoned),
         };
     }
 
@@ -111,7 +116,8 @@ internal sealed class ScenarioRun
     public void RequestStarting() => Interlocked.Increment(ref _inFlight);
 
     /// <summary>Runs one request. The caller has already counted it with <see cref="RequestStarting"/>.</summary>
-    /// <returns>The step's result (an exception as a failure); a request the engine cancelled returns a failure that is not counted.</returns>
+    /// <returns>The step's result (an exception as a failure). A request the drain gave up on returns a failure of
+    /// <see cref="LoadRunner.InFlightAtEndStatus"/>; one the caller cancelled, a failure that is not counted.</returns>
     public async Task<StepResult> ExecuteAsync(int copyNumber, long invocation, TimeSpan? intendedStart)
     {
         var startTimestamp = Stopwatch.GetTimestamp();
@@ -133,31 +139,43 @@ internal sealed class ScenarioRun
 
         var endTimestamp = Stopwatch.GetTimestamp();
 
-        // A request the engine cancelled at the end failed because of the engine, not the target: it is abandoned,
-        // counted apart (before it leaves the in-flight count, so that the result never misses it).
-        var abandoned = cancelledByEngine || (!result.IsSuccess && _requestToken.IsCancellationRequested) || Volatile.Read(ref _closed) != 0;
-        if (abandoned)
-        {
-            Interlocked.Increment(ref _abandoned);
-        }
-
-        Interlocked.Decrement(ref _inFlight);
-        if (abandoned)
+        // Negative: the drain closed while the step ran and has counted it among those still in flight.
+        if (Interlocked.Decrement(ref _inFlight) < 0)
         {
             return result;
         }
 
+        // A request the engine cancelled failed because of the engine, not the target: at the drain's end it is a
+        // failure of its own status, ended when the engine gave up on it; cancelled by the caller, it is not counted.
+        if (cancelledByEngine || (!result.IsSuccess && _requestToken.IsCancellationRequested))
+        {
+            if (Volatile.Read(ref _callerCancelled) != 0)
+            {
+                Interlocked.Increment(ref _abandoned);
+                return result;
+            }
+
+            Interlocked.Increment(ref _inFlightAtEnd);
+            result = StepResult.Fail(LoadRunner.InFlightAtEndStatus);
+            endTimestamp = Math.Min(endTimestamp, Volatile.Read(ref _givenUpTimestamp));
+        }
+
         var startedAt = Stopwatch.GetElapsedTime(_startTimestamp, startTimestamp);
-        var sample = new RequestSample(
+        Count(new RequestSample(
             _scenario.Name,
             startedAt,
             intendedStart ?? startedAt,
             Stopwatch.GetElapsedTime(startTimestamp, endTimestamp),
             result.IsSuccess,
             result.StatusCode,
-            result.IsSuccess ? result.ServerTime : null);
+            result.IsSuccess ? result.ServerTime : null));
+        return result;
+    }
+
+    private void Count(in RequestSample sample)
+    {
         Interlocked.Increment(ref _requests);
-        if (!result.IsSuccess
+        if (!sample.IsSuccess
             && Interlocked.Increment(ref _failures) >= _maxFailures
             && Interlocked.Exchange(ref _failureLimitReached, 1) == 0)
         {
@@ -172,8 +190,6 @@ internal sealed class ScenarioRun
         {
             ObserverFailed(ex);
         }
-
-        return result;
     }
 
     private async Task ReportProgressAsync(CancellationToken stop)
@@ -202,7 +218,7 @@ internal sealed class ScenarioRun
             elapsed,
             _driver.Duration,
             _stopStarting.IsCancellationRequested ? 0 : _driver.Users(elapsed),
-            Interlocked.Read(ref _inFlight),
+            InFlight,
             Interlocked.Read(ref _requests),
             Interlocked.Read(ref _failures));
         try
@@ -217,6 +233,7 @@ internal sealed class ScenarioRun
 
     private async Task DrainAsync(CancellationToken cancellationToken)
     {
+        Volatile.Write(ref _loadStoppedTimestamp, Stopwatch.GetTimestamp());
         Interlocked.Exchange(ref _draining, 1);
         if (Interlocked.Read(ref _workers) == 0)
         {
@@ -230,12 +247,34 @@ internal sealed class ScenarioRun
 
         if (!_drained.Task.IsCompleted)
         {
+            // Written before the cancellation, which publishes it to the steps that end by it.
+            Volatile.Write(ref _givenUpTimestamp, Stopwatch.GetTimestamp());
             await _cancelRequests.CancelAsync().ConfigureAwait(false);
             await Waits.WaitAsync(_drained.Task, CancelGrace, CancellationToken.None).ConfigureAwait(false);
         }
 
-        // Steps that ignore cancellation are abandoned; whatever they return later is not reported.
-        Volatile.Write(ref _closed, 1);
+        // Steps that ignore cancellation are given up on now; whatever they return later is not reported.
+        var leftOver = Interlocked.Exchange(ref _inFlight, ClosedInFlight);
+        if (leftOver <= 0)
+        {
+            return;
+        }
+
+        if (Volatile.Read(ref _callerCancelled) != 0)
+        {
+            Interlocked.Add(ref _abandoned, leftOver);
+            return;
+        }
+
+        // When each started is unknown (the request path keeps no list), but not later than the load stopped: each is
+        // counted as running from then to now, a lower bound of its time.
+        var stoppedAt = Stopwatch.GetElapsedTime(_startTimestamp, Volatile.Read(ref _loadStoppedTimestamp));
+        var waited = Stopwatch.GetElapsedTime(Volatile.Read(ref _loadStoppedTimestamp), Volatile.Read(ref _givenUpTimestamp));
+        Interlocked.Add(ref _inFlightAtEnd, leftOver);
+        for (var i = 0L; i < leftOver; i++)
+        {
+            Count(new RequestSample(_scenario.Name, stoppedAt, stoppedAt, waited, false, LoadRunner.InFlightAtEndStatus, null));
+        }
     }
 
     private void OnCallerCancelled()

@@ -23,7 +23,7 @@ public sealed class RunLifecycleTests
     }
 
     [Fact]
-    public async Task Requests_outliving_the_drain_timeout_are_cancelled_and_not_counted()
+    public async Task Requests_outliving_the_drain_timeout_are_cancelled_and_count_as_failures_in_flight_at_the_end()
     {
         var observer = new RecordingObserver();
         var options = new LoadRunnerOptions { DrainTimeout = S(0.2) };
@@ -47,12 +47,20 @@ public sealed class RunLifecycleTests
             options,
             stages: new LoadSimulation.KeepConstant(2, S(0.5)));
 
-        Assert.Equal(2, result.Requests);
-        Assert.Equal(0, result.Failures);
+        Assert.Equal(4, result.Requests);
+        Assert.Equal(2, result.Failures);
         Assert.Equal(2, cancelledSteps);
-        Assert.Equal(2, result.Abandoned);
+        Assert.Equal(2, result.InFlightAtEnd);
+        Assert.Equal(0, result.Abandoned);
         Assert.InRange(result.Elapsed, AtLeast(0.65), S(1.2));
         Assert.False(result.Cancelled);
+
+        // Each given up when the drain ran out (0.5 s of load, 0.2 s of drain), its time from its own start to then.
+        var givenUp = observer.Samples.Where(s => !s.IsSuccess).ToList();
+        Assert.Equal(2, givenUp.Count);
+        Assert.All(givenUp, s => Assert.Equal(LoadRunner.InFlightAtEndStatus, s.StatusCode));
+        Assert.All(givenUp, s => Assert.InRange(s.CompletedAt, AtLeast(0.7), S(1.2)));
+        Assert.All(givenUp, s => Assert.InRange(s.Latency, AtLeast(0.5), S(1.2)));
     }
 
     [Fact]
@@ -77,7 +85,7 @@ public sealed class RunLifecycleTests
     }
 
     [Fact]
-    public async Task Requests_ignoring_the_cancellation_after_the_drain_are_counted_as_abandoned()
+    public async Task Requests_ignoring_the_cancellation_after_the_drain_count_as_failures_in_flight_at_the_end()
     {
         var observer = new RecordingObserver();
         var options = new LoadRunnerOptions { DrainTimeout = S(0.2) };
@@ -89,10 +97,24 @@ public sealed class RunLifecycleTests
             options,
             stages: new LoadSimulation.KeepConstant(2, S(0.3)));
 
-        Assert.Equal(2, result.Requests);
-        Assert.Equal(0, result.Failures);
-        Assert.Equal(2, result.Abandoned);
-        Assert.Equal(2, observer.Samples.Count);
+        // A step that returns after all is not reported twice.
+        never.SetResult(StepResult.Ok());
+        await Task.Delay(50);
+
+        Assert.Equal(4, result.Requests);
+        Assert.Equal(2, result.Failures);
+        Assert.Equal(2, result.InFlightAtEnd);
+        Assert.Equal(0, result.Abandoned);
+        Assert.Equal(4, observer.Samples.Count);
+        var givenUp = observer.Samples.Where(s => !s.IsSuccess).ToList();
+        Assert.Equal(2, givenUp.Count);
+        Assert.All(givenUp, s => Assert.Equal(LoadRunner.InFlightAtEndStatus, s.StatusCode));
+
+        // Started at the latest when the load stopped (0.3 s), and given up after the drain (0.2 s) and the grace.
+        Assert.All(givenUp, s => Assert.InRange(s.StartedAt, AtLeast(0.3), S(0.8)));
+        Assert.All(givenUp, s => Assert.InRange(s.Latency, AtLeast(0.2), S(0.8)));
+        Assert.Equal(0, observer.Progress[^1].RequestsInFlight);
+        Assert.Equal(2, observer.Progress[^1].Failures);
     }
 
     [Fact]

@@ -80,6 +80,36 @@ public sealed class MeasurementOptionsTests
     public void WarmUp_GivenExplicitly_IsNotScaled() =>
         Assert.Equal(TimeSpan.FromSeconds(4), Bind("run", "--time-scale", "0.1", "--warm-up", "4s").Measurement.WarmUp);
 
+    [Theory]
+    [InlineData("3s", 3000)]
+    [InlineData("1500ms", 1500)]
+    [InlineData("1ms", 1)]
+    [InlineData("1h", 3_600_000)]
+    [InlineData(" 2m ", 120_000)]
+    public void Timeout_AsWritten(string text, double milliseconds) =>
+        Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), MeasurementOptions.ParseTimeout(text));
+
+    [Theory]
+    [InlineData("0", "--timeout '0' is out of range: a call's timeout is from 1ms to 1h.")]
+    [InlineData("0.5ms", "--timeout '0.5ms' is out of range: a call's timeout is from 1ms to 1h.")]
+    [InlineData("61m", "--timeout '61m' is out of range: a call's timeout is from 1ms to 1h.")]
+    [InlineData("-3s", "--timeout '-3s' is not a duration from 1ms to 1h; write e.g. 60s (the default), 3s or 1500ms.")]
+    [InlineData("soon", "--timeout 'soon' is not a duration from 1ms to 1h; write e.g. 60s (the default), 3s or 1500ms.")]
+    public void Timeout_Refused_NamingTheRange(string text, string expected)
+    {
+        var ex = Assert.Throws<UsageException>(() => MeasurementOptions.ParseTimeout(text));
+
+        Assert.Equal(expected, ex.Message);
+    }
+
+    [Fact]
+    public void Timeout_ByDefault_Is60s_AndNotScaledByTheTimeScale()
+    {
+        Assert.Equal(TimeSpan.FromSeconds(60), Bind("run").Measurement.CallTimeout);
+        Assert.Equal(TimeSpan.FromSeconds(60), Bind("run", "--time-scale", "0.1").Measurement.CallTimeout);
+        Assert.Equal(TimeSpan.FromSeconds(3), Bind("run", "--time-scale", "0.2", "--timeout", "3s").Measurement.CallTimeout);
+    }
+
     /// <summary>The options <c>harness</c> would run with.</summary>
     internal static Running.RunOptions Bind(params string[] args)
     {

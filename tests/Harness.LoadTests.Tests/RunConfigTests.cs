@@ -19,13 +19,15 @@ public sealed class RunConfigTests : IDisposable
             "--profile", "step", "--time-scale", "0.5", "--duration", "40s", "--users", "8", "--modes", "iocp,threadpool,iocp",
             "--stacks", "grpc", "--operations", "call-third-party", "--repeat", "2", "--iterations", "1000", "--fanout", "3",
             "--delay-ms", "5", "--style", "async", "--parallelism", "2", "--max-failures", "50", "--assert", "p99<100ms",
-            "--assert", "errors<1%", "--output", "out", "--warm-up", "2s", "--backoff", "off", "--live");
+            "--assert", "errors<1%", "--output", "out", "--warm-up", "2s", "--backoff", "off", "--timeout", "3s", "--live");
         var file = Write("run-config.json", typed.EffectiveConfig!);
 
         var repeated = Bind("--config", file);
 
         Assert.Equal(typed.EffectiveConfig, repeated.EffectiveConfig);
         AssertSameRun(typed, repeated);
+        Assert.Contains("\"timeout\": \"3s\"", typed.EffectiveConfig, StringComparison.Ordinal);
+        Assert.Equal(TimeSpan.FromSeconds(3), repeated.Measurement.CallTimeout);
         Assert.Contains("\"profile\": \"step\"", typed.EffectiveConfig, StringComparison.Ordinal);
     }
 

@@ -123,6 +123,22 @@ public sealed class RunPlanTests
     }
 
     [Fact]
+    public void EachOperation_OfAModesPlace_GetsServicesOfItsOwn_InTheOrderOfItsRound()
+    {
+        var plan = RunPlan.Create(["threadpool", "iocp"], 2, ["soap", "grpc"], ["compute", "call-third-party"]);
+
+        // One ModeRun (services started, then stopped) per operation: no operation runs in a process another just loaded.
+        Assert.Equal(8, plan.Count);
+        Assert.All(plan, m => Assert.Single(m.Series.Select(s => s.Operation).Distinct()));
+        Assert.Equal(
+            ["threadpool compute", "threadpool call-third-party", "iocp compute", "iocp call-third-party",
+             "iocp call-third-party", "iocp compute", "threadpool call-third-party", "threadpool compute"],
+            plan.Select(m => $"{m.Mode} {m.Series[0].Operation}"));
+        Assert.Equal(["soap grpc", "grpc soap"], plan.Where(m => m.Mode == "iocp" && m.Series[0].Operation == "compute").Select(m => string.Join(' ', m.Series.Select(s => s.Stack))));
+        Assert.Equal(Enumerable.Range(0, 16), plan.SelectMany(m => m.Series).Select(s => s.Index));
+    }
+
+    [Fact]
     public void DuplicateModes_AreKept_EachRunNumbered()
     {
         var options = new RunCommandOptions();

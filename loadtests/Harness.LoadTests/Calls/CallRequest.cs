@@ -54,11 +54,11 @@ internal sealed record CallRequest(
 /// <summary>A <c>--call</c> resolved against its target: what each call sends, through which client, and what the report says of it.</summary>
 /// <param name="Description">One line for the console: the call and where its description came from.</param>
 /// <param name="Parameters">The series' parameters in run.json and the report: the call, its data template, its source.</param>
-/// <param name="NewClient">A client for one target's address.</param>
+/// <param name="NewClient">A client for one target's address, giving up each call after the timeout (<c>--timeout</c>).</param>
 /// <param name="DescribeReply">A reply as text, for <c>--show-reply</c>.</param>
 internal sealed record CallPlan(
     string Description,
     RequestBody Body,
     IReadOnlyDictionary<string, string> Parameters,
-    Func<Uri, ICallClient> NewClient,
+    Func<Uri, TimeSpan, ICallClient> NewClient,
     Func<byte[], CancellationToken, Task<string>> DescribeReply);

@@ -51,7 +51,7 @@ internal static class CallResolver
             $"{request.Call} ({method.Input.FullName} → {method.Output.FullName}, described by {method.Source})",
             body,
             parameters,
-            target => new GrpcCallClient(target, method.Service, method.Name, headers),
+            (target, timeout) => new GrpcCallClient(target, method.Service, method.Name, headers, timeout),
             (reply, ct) => ProtoFiles.DecodeAsync(method, reply, ct));
     }
 
@@ -64,7 +64,7 @@ internal static class CallResolver
                 $"{request.Call} (the envelope of {envelope}, SOAPAction \"{action}\")",
                 new RequestBody(request.Template, Encoding.UTF8.GetBytes),
                 Parameters(request, ("envelope", envelope), ("soapAction", action)),
-                target => new SoapCallClient(target, action, SoapVersion.Soap11, request.Metadata),
+                (target, timeout) => new SoapCallClient(target, action, SoapVersion.Soap11, request.Metadata, timeout),
                 DescribeXmlAsync);
         }
 
@@ -84,7 +84,7 @@ internal static class CallResolver
             $"{request.Call} (input {input.Name}, SOAPAction \"{soapAction}\", described by {wsdl.Source})",
             body,
             Parameters(request, ("wsdl", wsdl.Source), ("soapAction", soapAction)),
-            target => new SoapCallClient(target, soapAction, wsdl.Version, request.Metadata),
+            (target, timeout) => new SoapCallClient(target, soapAction, wsdl.Version, request.Metadata, timeout),
             DescribeXmlAsync);
     }
 

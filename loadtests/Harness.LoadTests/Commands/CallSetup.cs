@@ -27,7 +27,7 @@ internal static class CallSetup
 
     private static async Task ShowReplyAsync(IAnsiConsole console, CallPlan plan, ServiceTarget target, CancellationToken cancellationToken)
     {
-        using var client = plan.NewClient(target.ServiceAddress);
+        using var client = plan.NewClient(target.ServiceAddress, ShowReplyBound);
         using var bounded = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         bounded.CancelAfter(ShowReplyBound);
         try

@@ -6,13 +6,17 @@ using Harness.LoadTests.Running;
 
 namespace Harness.LoadTests.Commands;
 
-/// <summary>The options of how a series is measured (<c>--warm-up</c>, <c>--backoff</c>), shared by <c>run</c>, <c>matrix</c> and <c>calibrate</c>.</summary>
+/// <summary>The options of how a series is measured (<c>--warm-up</c>, <c>--backoff</c>, <c>--timeout</c>), shared by <c>run</c>, <c>matrix</c> and <c>calibrate</c>.</summary>
 internal sealed class MeasurementOptions
 {
     /// <summary>A longer wait would keep a user from noticing that its target is back for most of a short series.</summary>
     private static readonly TimeSpan MaxBackoff = TimeSpan.FromMinutes(1);
 
     private static readonly TimeSpan MaxWarmUp = TimeSpan.FromHours(1);
+
+    // Below a millisecond no transport can answer; above an hour a call is not load, and the latency histograms end there.
+    private static readonly TimeSpan MinTimeout = TimeSpan.FromMilliseconds(1);
+    private static readonly TimeSpan MaxTimeout = TimeSpan.FromHours(1);
 
     public Option<string> Backoff { get; } = new("--backoff")
     {
@@ -25,17 +29,40 @@ internal sealed class MeasurementOptions
         Description = "Load each series at its own shape for this long before measuring it (e.g. 10s; default 10s × --time-scale); 0 = no warm-up.",
     };
 
+    public Option<string> Timeout { get; } = new("--timeout")
+    {
+        Description = "Give up a call after this long and count it as a failure (timeout; gRPC's DEADLINE_EXCEEDED, also sent as grpc-timeout), e.g. 3s or 1500ms; 1ms to 1h.",
+        DefaultValueFactory = _ => "60s",
+    };
+
     public void AddTo(Command command)
     {
         command.Options.Add(WarmUp);
         command.Options.Add(Backoff);
+        command.Options.Add(Timeout);
     }
 
     /// <param name="timeScale">The run's <c>--time-scale</c>, which scales the default warm-up (a warm-up given explicitly is taken as written).</param>
     /// <exception cref="UsageException">A value does not parse or is out of range; the message names the option and the form.</exception>
     public MeasurementSettings Bind(ParseResult parse, double timeScale) => new(
         ParseBackoff(parse.GetValue(Backoff)!),
-        parse.GetValue(WarmUp) is { } warmUp ? ParseWarmUp(warmUp) : MeasurementSettings.DefaultWarmUp * timeScale);
+        parse.GetValue(WarmUp) is { } warmUp ? ParseWarmUp(warmUp) : MeasurementSettings.DefaultWarmUp * timeScale,
+        ParseTimeout(parse.GetValue(Timeout)!));
+
+    /// <summary>A call's timeout, from a millisecond to an hour; not scaled by <c>--time-scale</c> (a server's slowness is not the profile's).</summary>
+    /// <exception cref="UsageException">Not a duration, or outside 1 ms .. 1 h.</exception>
+    public static TimeSpan ParseTimeout(string text)
+    {
+        var range = $"{DurationJsonConverter.Format(MinTimeout)} to {DurationJsonConverter.Format(MaxTimeout)}";
+        if (text.TrimStart().StartsWith('-') || !DurationJsonConverter.TryParse(text, out var timeout))
+        {
+            throw new UsageException($"--timeout '{text}' is not a duration from {range}; write e.g. 60s (the default), 3s or 1500ms.");
+        }
+
+        return timeout >= MinTimeout && timeout <= MaxTimeout
+            ? timeout
+            : throw new UsageException($"--timeout '{text}' is out of range: a call's timeout is from {range}.");
+    }
 
     /// <summary>A duration from 0 (none) to an hour.</summary>
     /// <exception cref="UsageException">Negative, not a duration, or longer than an hour.</exception>

@@ -52,11 +52,14 @@ internal static class Calibration
     /// Compute's ideal, and a <c>--call</c>'s or a user scenario's: waits (bounded) until the service executes nothing, then makes lone calls
     /// (<paramref name="call"/>), one after another:
     /// <see cref="WarmCalls"/> discarded, then until the median of the last five moves less than 5 % from the five
-    /// before (<see cref="StableMedian"/>), at most <see cref="MaxCalls"/> calls and <see cref="TimeBound"/>.
+    /// before (<see cref="StableMedian"/>), at most <see cref="MaxCalls"/> calls and <see cref="TimeBound"/>. Each call
+    /// ends within <paramref name="callTimeout"/> and within what is left of the bound, so a server that never answers
+    /// holds the run no longer than that.
     /// </summary>
     /// <param name="cpuBound">The call is all CPU (Compute), so cores ÷ its time is the ideal throughput; else none is given.</param>
+    /// <param name="callTimeout">A call's timeout (<c>--timeout</c>): a lone call past it failed.</param>
     public static async Task<Ideal> MeasureLoneCallsAsync(
-        Func<CancellationToken, Task> call, bool cpuBound, HttpClient http, Uri? metricsAddress, CancellationToken cancellationToken)
+        Func<CancellationToken, Task> call, bool cpuBound, HttpClient http, Uri? metricsAddress, TimeSpan callTimeout, CancellationToken cancellationToken)
     {
         // A scenario of the user's own without a target has no counters to wait on.
         var busy = metricsAddress is null ? null : await WaitQuietAsync(http, metricsAddress, cancellationToken);
@@ -65,10 +68,17 @@ internal static class Calibration
         var calls = 0;
         while (calls < WarmCalls + MaxCalls && clock.Elapsed < TimeBound)
         {
+            var left = TimeBound - clock.Elapsed;
+            var bound = left < callTimeout ? left : callTimeout;
             var started = Stopwatch.GetTimestamp();
             try
             {
-                await call(cancellationToken);
+                await BoundedCall.RunAsync(call, bound, cancellationToken);
+            }
+            catch (TimeoutException) when (!cancellationToken.IsCancellationRequested && bound < callTimeout)
+            {
+                // Cut by the calibration's own bound, not by the call's timeout: too few, said below.
+                break;
             }
             catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
             {

@@ -13,7 +13,9 @@ namespace Harness.LoadTests.Running;
 internal static class ClientWarmUp
 {
     private const int Rounds = 3;
-    private static readonly TimeSpan CallTimeout = TimeSpan.FromSeconds(10);
+
+    // A warm-up call that takes longer is not warming anything; --timeout shortens it further.
+    private static readonly TimeSpan MaxCallTime = TimeSpan.FromSeconds(10);
 
     /// <summary>
     /// The cheapest call of each operation of the run (Compute of one iteration, a third-party call of 0 ms that never
@@ -22,28 +24,27 @@ internal static class ClientWarmUp
     /// </summary>
     public static async Task RunAsync(IReadOnlyList<ServiceTarget> targets, RunOptions options, CancellationToken cancellationToken)
     {
+        var bound = options.Measurement.CallTimeout < MaxCallTime ? options.Measurement.CallTimeout : MaxCallTime;
         foreach (var target in targets)
         {
             if (options.Call is not null || options.UserScenarios.Count > 0)
             {
                 foreach (var operation in options.Operations)
                 {
-                    await CallAsync(target, operation, options, cancellationToken);
+                    await CallAsync(target, operation, options, bound, cancellationToken);
                 }
 
                 continue;
             }
 
-            using var client = HarnessClients.For(target, options.SoapClient, options.GrpcClient);
+            using var client = HarnessClients.For(target, options.SoapClient, options.GrpcClient, options.Measurement.CallTimeout);
             try
             {
                 for (var round = 0; round < Rounds; round++)
                 {
                     foreach (var operation in options.Operations)
                     {
-                        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-                        timeout.CancelAfter(CallTimeout);
-                        await CallAsync(client, operation, timeout.Token);
+                        await BoundedCall.RunAsync(ct => CallAsync(client, operation, ct), bound, cancellationToken);
                     }
                 }
             }
@@ -55,16 +56,14 @@ internal static class ClientWarmUp
     }
 
     /// <summary>A <c>--call</c> or a user scenario: the call itself, as its first request would send it.</summary>
-    private static async Task CallAsync(ServiceTarget target, string operation, RunOptions options, CancellationToken cancellationToken)
+    private static async Task CallAsync(ServiceTarget target, string operation, RunOptions options, TimeSpan bound, CancellationToken cancellationToken)
     {
         using var calls = SeriesCalls.For(operation, target, options);
         try
         {
             for (var round = 0; round < Rounds; round++)
             {
-                using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-                timeout.CancelAfter(CallTimeout);
-                await calls.LoneCallAsync(timeout.Token);
+                await BoundedCall.RunAsync(calls.LoneCallAsync, bound, cancellationToken);
             }
         }
         catch (Exception ex) when (!cancellationToken.IsCancellationRequested && ex is not OutOfMemoryException)

@@ -2,16 +2,23 @@ using Harness.LoadTests.Engine;
 
 namespace Harness.LoadTests.Running;
 
-/// <summary>How each series is measured, apart from its load: its warm-up and the backoff after connection failures.</summary>
+/// <summary>How each series is measured, apart from its load: its warm-up, the backoff after connection failures and each call's timeout.</summary>
 /// <param name="Backoff">How a virtual user waits after a connection failure; null = it retries at once (<c>--backoff off</c>).</param>
 /// <param name="WarmUp">How long each series is loaded at its own shape before it is measured (<see cref="SeriesLoad"/>); zero = not at all.</param>
-internal sealed record MeasurementSettings(FailureBackoff? Backoff, TimeSpan WarmUp)
+/// <param name="CallTimeout">
+/// <c>--timeout</c>: how long any call (of the load, the runner's warm-up, the ideal's lone calls) may take before the
+/// client gives it up as a failure (<c>timeout</c>; gRPC's <c>DEADLINE_EXCEEDED</c>).
+/// </param>
+internal sealed record MeasurementSettings(FailureBackoff? Backoff, TimeSpan WarmUp, TimeSpan CallTimeout)
 {
+    /// <summary>k6's default per-request timeout; also BasicHttpBinding's send timeout, which the WCF client had before.</summary>
+    public static TimeSpan DefaultCallTimeout { get; } = TimeSpan.FromSeconds(60);
+
     /// <summary>The engine's default, 100 ms doubling up to 2 s: an outage is measured as time, not as a flood of instant failures.</summary>
     public static FailureBackoff DefaultBackoff { get; } = new(TimeSpan.FromMilliseconds(100), TimeSpan.FromSeconds(2));
 
     /// <summary>The warm-up at <c>--time-scale 1</c>; a scaled run scales it too.</summary>
     public static TimeSpan DefaultWarmUp { get; } = TimeSpan.FromSeconds(10);
 
-    public static MeasurementSettings Default { get; } = new(DefaultBackoff, DefaultWarmUp);
+    public static MeasurementSettings Default { get; } = new(DefaultBackoff, DefaultWarmUp, DefaultCallTimeout);
 }

@@ -24,9 +24,9 @@ internal abstract class SeriesCalls : IDisposable
     public abstract bool IsCpuBound { get; }
 
     public static SeriesCalls For(string operation, ServiceTarget target, RunOptions options) =>
-        options.UserScenarios.FirstOrDefault(s => s.Name == operation) is { } scenario ? new UserScenario(scenario, target)
-        : options.Call is { } call ? new AnyCall(call, target)
-        : new OwnOperation(operation, target, options.Settings, options.SoapClient, options.GrpcClient);
+        options.UserScenarios.FirstOrDefault(s => s.Name == operation) is { } scenario ? new UserScenario(scenario, target, options.Measurement.CallTimeout)
+        : options.Call is { } call ? new AnyCall(call, target, options.Measurement.CallTimeout)
+        : new OwnOperation(operation, target, options.Settings, options.SoapClient, options.GrpcClient, options.Measurement.CallTimeout);
 
     public abstract Scenario Scenario(string name, IReadOnlyList<LoadSimulation> stages, FirstFailures firstFailures);
 
@@ -35,9 +35,10 @@ internal abstract class SeriesCalls : IDisposable
 
     public abstract void Dispose();
 
-    private sealed class OwnOperation(string operation, ServiceTarget target, OperationSettings settings, string soapClient, string grpcClient) : SeriesCalls
+    private sealed class OwnOperation(string operation, ServiceTarget target, OperationSettings settings, string soapClient, string grpcClient, TimeSpan timeout)
+        : SeriesCalls
     {
-        private readonly IHarnessClient _client = HarnessClients.For(target, soapClient, grpcClient);
+        private readonly IHarnessClient _client = HarnessClients.For(target, soapClient, grpcClient, timeout);
 
         public override IReadOnlyDictionary<string, string> Parameters => HarnessClients.Named(settings.For(operation), target, soapClient, grpcClient);
 
@@ -56,9 +57,9 @@ internal abstract class SeriesCalls : IDisposable
         public override void Dispose() => _client.Dispose();
     }
 
-    private sealed class AnyCall(CallPlan call, ServiceTarget target) : SeriesCalls
+    private sealed class AnyCall(CallPlan call, ServiceTarget target, TimeSpan timeout) : SeriesCalls
     {
-        private readonly ICallClient _client = call.NewClient(target.ServiceAddress);
+        private readonly ICallClient _client = call.NewClient(target.ServiceAddress, timeout);
 
         public override IReadOnlyDictionary<string, string> Parameters => call.Parameters;
 
@@ -74,8 +75,10 @@ internal abstract class SeriesCalls : IDisposable
         public override void Dispose() => _client.Dispose();
     }
 
-    private sealed class UserScenario(Scenario scenario, ServiceTarget target) : SeriesCalls
+    private sealed class UserScenario(Scenario scenario, ServiceTarget target, TimeSpan timeout) : SeriesCalls
     {
+        private readonly Func<ScenarioContext, Task<StepResult>> _step = GuardedStep.WithDeadline(scenario.Run, timeout);
+
         public override IReadOnlyDictionary<string, string> Parameters { get; } = new Dictionary<string, string>();
 
         public override Ideal? IdealByConstruction => null;
@@ -83,13 +86,13 @@ internal abstract class SeriesCalls : IDisposable
         public override bool IsCpuBound => false;
 
         // The step sees the series' target, so that one scenario loads each mode's service in turn; the engine puts it
-        // in each request's context, with no copy of the context per request.
+        // in each request's context.
         public override Scenario Scenario(string name, IReadOnlyList<LoadSimulation> stages, FirstFailures firstFailures) =>
-            GuardedStep.Create(name, stages, firstFailures, scenario.Run) with { Target = target.Address };
+            GuardedStep.Create(name, stages, firstFailures, _step) with { Target = target.Address };
 
         public override async Task LoneCallAsync(CancellationToken cancellationToken)
         {
-            var result = await scenario.Run(new ScenarioContext(0, 0, cancellationToken) { Target = target.Address });
+            var result = await _step(new ScenarioContext(0, 0, cancellationToken) { Target = target.Address });
             if (!result.IsSuccess)
             {
                 throw new InvalidOperationException($"{scenario.Name} failed with {result.StatusCode}");

@@ -55,7 +55,7 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             ? new ServerScraper(run.ScrapeHttp, run.Recorder, offset, run.Progress.Tracker, mayHaveNone: notOurs && target.MetricsGuessed)
                 .RunAsync(seriesId, metricsAddress, watching.Token)
             : Task.CompletedTask;
-        var runnerSampler = RunnerSampler.RunAsync(run.Recorder, seriesId, watching.Token);
+        var runnerSampler = RunnerSampler.RunAsync(run.Recorder, seriesId, run.Clock, watching.Token);
         var watcher = run.Watcher?.WatchAsync(target, new SeriesWatch(seriesId, run.Recorder, offset, run.Clock), watching.Token) ?? Task.CompletedTask;
         var results = new List<ScenarioResult>();
         try
@@ -100,21 +100,22 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             run.Recorder.RecordEvent(new RunEvent(run.Clock.Elapsed.TotalSeconds, "note", seriesId, $"stopped after {stopped.Failures} failures (--max-failures)"));
         }
 
-        var abandoned = results.Sum(r => r.Abandoned);
-        if (abandoned > 0)
+        var inFlightAtEnd = results.Sum(r => r.InFlightAtEnd);
+        if (inFlightAtEnd > 0)
         {
             run.Recorder.RecordEvent(new RunEvent(run.Clock.Elapsed.TotalSeconds, "note", seriesId,
-                $"{abandoned} requests still in flight at the end were given up (cancelled after the drain): they are in neither the requests nor the failures"));
+                $"{inFlightAtEnd} requests still in flight when the drain ran out were given up, each counted as a failure ({LoadRunner.InFlightAtEndStatus})"));
         }
 
         console.MarkupLineInterpolated(
-            $"  {seriesId}: {results.Sum(r => r.Requests)} requests, {results.Sum(r => r.Failures)} failed, {run.Clock.Elapsed.TotalSeconds - offset:F0} s{WarmUpNote(load)}{AbandonedNote(abandoned)}");
+            $"  {seriesId}: {results.Sum(r => r.Requests)} requests, {results.Sum(r => r.Failures)} failed, {run.Clock.Elapsed.TotalSeconds - offset:F0} s{WarmUpNote(load)}{InFlightAtEndNote(inFlightAtEnd)}");
         cancellationToken.ThrowIfCancellationRequested();
 
         // After the load, never during it: the service is as warm as the series made it, and idle.
         if (ideal is null && (options.Agent?.Calibrates ?? true))
         {
-            ideal = await Calibration.MeasureLoneCallsAsync(calls.LoneCallAsync, calls.IsCpuBound, run.ScrapeHttp, target.MetricsAddress, cancellationToken);
+            ideal = await Calibration.MeasureLoneCallsAsync(
+                calls.LoneCallAsync, calls.IsCpuBound, run.ScrapeHttp, target.MetricsAddress, options.Measurement.CallTimeout, cancellationToken);
             run.Recorder.SetIdeal(seriesId, ideal.LatencyMs, ideal.Throughput, ideal.Method);
             console.MarkupLineInterpolated($"  {seriesId}: ideal {(ideal.LatencyMs is { } ms ? $"{ms:0.###} ms" : "none")}, {ideal.Method}");
         }
@@ -136,8 +137,8 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             cancellationToken);
     }
 
-    private static string AbandonedNote(long abandoned) =>
-        abandoned == 0 ? "" : $", {abandoned} given up in flight at the end";
+    private static string InFlightAtEndNote(long inFlightAtEnd) =>
+        inFlightAtEnd == 0 ? "" : $", {inFlightAtEnd} of them given up in flight at the end ({LoadRunner.InFlightAtEndStatus})";
 
     private static string WarmUpNote(SeriesLoad load) =>
         load.WarmUp.Count == 0 ? "" : load.WarmUpRunsApart ? " (a warm-up burst first)" : $" ({load.WarmUpLength.TotalSeconds:0.#} s of warm-up)";

@@ -20,4 +20,25 @@ internal static class GuardedStep
                 return FailureStatus.Fail(ex, firstFailures);
             }
         }, load);
+
+    /// <summary>
+    /// A step of the user's own (<c>HarnessApp</c>) given <c>--timeout</c>: its <see cref="ScenarioContext.CancellationToken"/>
+    /// is also cancelled when <paramref name="timeout"/> has passed, and a step that then fails, by that token or
+    /// otherwise, throws <see cref="TimeoutException"/>, counted as <c>timeout</c>. The step's own clients are the
+    /// user's, so the token is all the harness can hand them; a step that ignores it runs on.
+    /// </summary>
+    public static Func<ScenarioContext, Task<StepResult>> WithDeadline(Func<ScenarioContext, Task<StepResult>> step, TimeSpan timeout) =>
+        async context =>
+        {
+            using var deadline = CancellationTokenSource.CreateLinkedTokenSource(context.CancellationToken);
+            deadline.CancelAfter(timeout);
+            try
+            {
+                return await step(context with { CancellationToken = deadline.Token });
+            }
+            catch (Exception ex) when (deadline.IsCancellationRequested && !context.CancellationToken.IsCancellationRequested)
+            {
+                throw new TimeoutException($"The step did not end within --timeout {timeout.TotalMilliseconds:0.###} ms.", ex);
+            }
+        };
 }

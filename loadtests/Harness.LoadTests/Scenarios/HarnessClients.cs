@@ -1,4 +1,5 @@
 using Harness.Contracts;
+using Harness.LoadTests.Calls;
 using Harness.LoadTests.Calls.Grpc;
 using Harness.LoadTests.Calls.Grpc.Http2;
 using Harness.LoadTests.Calls.Soap;
@@ -12,10 +13,13 @@ namespace Harness.LoadTests.Scenarios;
 /// </summary>
 internal static class HarnessClients
 {
-    public static IHarnessClient For(ServiceTarget target, string soapClient, string grpcClient = GrpcClients.Lean) =>
-        target.Stack != Stacks.Soap ? (grpcClient == GrpcClients.GrpcNet ? new GrpcNetHarnessClient(target.ServiceAddress) : new Http2GrpcClient(target.ServiceAddress))
-        : soapClient == SoapClients.Wcf ? new HarnessSoapClient(target.ServiceAddress)
-        : new LeanSoapClient(target.ServiceAddress);
+    /// <param name="timeout">Each call's timeout (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null), in the client's own
+    /// terms: a gRPC deadline (and <c>grpc-timeout</c>), the lean SOAP client's exchange, the WCF binding's send and receive timeouts.</param>
+    public static IHarnessClient For(ServiceTarget target, string soapClient, string grpcClient = GrpcClients.Lean, TimeSpan? timeout = null) =>
+        target.Stack != Stacks.Soap
+            ? (grpcClient == GrpcClients.GrpcNet ? new GrpcNetHarnessClient(target.ServiceAddress, timeout) : new Http2GrpcClient(target.ServiceAddress, timeout: timeout))
+        : soapClient == SoapClients.Wcf ? new HarnessSoapClient(target.ServiceAddress, timeout ?? CallTimeouts.Default)
+        : new LeanSoapClient(target.ServiceAddress, timeout);
 
     /// <summary>The series' parameters with the client that sent them (run.json, the report).</summary>
     public static IReadOnlyDictionary<string, string> Named(

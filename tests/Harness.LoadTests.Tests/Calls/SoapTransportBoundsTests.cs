@@ -83,7 +83,7 @@ public sealed class SoapTransportBoundsTests
         await using var server = new ScriptedHttpServer(e => e.WriteAsync(chunked
             ? "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + Chunked(body, 300)
             : $"HTTP/1.1 200 OK\r\nContent-Length: {size}\r\n\r\n{body}"));
-        using var client = SoapTransport.NewHttpsClient(1000);
+        using var client = SoapTransport.NewHttpsClient(1000, Harness.LoadTests.Calls.CallTimeouts.Default);
 
         var ex = await Record.ExceptionAsync(() => client.PostAsync(server.Address, new ByteArrayContent("x"u8.ToArray())));
 

@@ -18,9 +18,12 @@ internal sealed class GrpcCallClient : ICallClient
     private readonly CallInvoker _invoker;
     private readonly Method<byte[], byte[]> _method;
     private readonly Metadata _headers;
+    private readonly TimeSpan _timeout;
 
-    public GrpcCallClient(Uri address, string service, string method, Metadata headers)
+    /// <param name="timeout">Each call's deadline (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null): DEADLINE_EXCEEDED past it.</param>
+    public GrpcCallClient(Uri address, string service, string method, Metadata headers, TimeSpan? timeout = null)
     {
+        _timeout = timeout ?? CallTimeouts.Default;
         _channel = LoadChannel.For(address);
         _invoker = _channel.CreateCallInvoker();
         _method = new Method<byte[], byte[]>(MethodType.Unary, service, method, Bytes, Bytes);
@@ -30,7 +33,7 @@ internal sealed class GrpcCallClient : ICallClient
     /// <remarks>The trailers are read once the reply has arrived, when they have too, so this waits for nothing more.</remarks>
     public async Task<CallReply> SendAsync(byte[] body, CancellationToken cancellationToken)
     {
-        using var call = _invoker.AsyncUnaryCall(_method, null, new CallOptions(_headers, cancellationToken: cancellationToken), body);
+        using var call = _invoker.AsyncUnaryCall(_method, null, new CallOptions(_headers, DateTime.UtcNow + _timeout, cancellationToken), body);
         var reply = await call.ResponseAsync;
         return new CallReply(reply, ServerTime.FromTrailers(call.GetTrailers()));
     }

@@ -24,12 +24,15 @@ internal sealed class GrpcNetHarnessClient : IHarnessClient
 
     private readonly GrpcChannel _channel;
     private readonly CallInvoker _invoker;
+    private readonly TimeSpan _timeout;
     private EncodedRequest<int>? _lastCompute;
     private EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism)>? _lastCallThirdParty;
 
     /// <param name="address">The service's plain-text HTTP/2 address, e.g. <c>http://127.0.0.1:5082</c>.</param>
-    public GrpcNetHarnessClient(Uri address)
+    /// <param name="timeout">Each call's deadline (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null): DEADLINE_EXCEEDED past it.</param>
+    public GrpcNetHarnessClient(Uri address, TimeSpan? timeout = null)
     {
+        _timeout = timeout ?? CallTimeouts.Default;
         _channel = LoadChannel.For(address);
         _invoker = _channel.CreateCallInvoker();
     }
@@ -40,7 +43,7 @@ internal sealed class GrpcNetHarnessClient : IHarnessClient
     public Task<ComputeReply> ComputeAsync(int iterations, CancellationToken cancellationToken = default)
     {
         var body = EncodedRequest<int>.Reuse(ref _lastCompute, iterations, static n => new ComputeRequest { Iterations = n }.ToByteArray());
-        return _invoker.AsyncUnaryCall(Compute, null, new CallOptions(cancellationToken: cancellationToken), body).ResponseAsync;
+        return _invoker.AsyncUnaryCall(Compute, null, Options(cancellationToken), body).ResponseAsync;
     }
 
     public Task<CallThirdPartyReply> CallThirdPartyAsync(
@@ -50,8 +53,10 @@ internal sealed class GrpcNetHarnessClient : IHarnessClient
             ref _lastCallThirdParty,
             (fanout, delayMs, style, parallelism),
             static k => new CallThirdPartyRequest { Fanout = k.Fanout, DelayMs = k.DelayMs, Style = k.Style, Parallelism = k.Parallelism }.ToByteArray());
-        return _invoker.AsyncUnaryCall(CallThirdParty, null, new CallOptions(cancellationToken: cancellationToken), body).ResponseAsync;
+        return _invoker.AsyncUnaryCall(CallThirdParty, null, Options(cancellationToken), body).ResponseAsync;
     }
+
+    private CallOptions Options(CancellationToken cancellationToken) => new(deadline: DateTime.UtcNow + _timeout, cancellationToken: cancellationToken);
 
     public void Dispose() => _channel.Dispose();
 

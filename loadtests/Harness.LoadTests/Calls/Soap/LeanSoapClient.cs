@@ -31,10 +31,11 @@ internal sealed class LeanSoapClient : IHarnessClient
     private EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism)>? _lastCallThirdParty;
 
     /// <param name="baseAddress">The service's base address; the endpoint path is appended, as the WCF client does.</param>
-    public LeanSoapClient(Uri baseAddress)
+    /// <param name="timeout">A call's whole time (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null): past it, <c>timeout</c>.</param>
+    public LeanSoapClient(Uri baseAddress, TimeSpan? timeout = null)
     {
         ArgumentNullException.ThrowIfNull(baseAddress);
-        _transport = new SoapTransport(new Uri(baseAddress, HarnessContract.SoapPath), SoapVersion.Soap11, [], SoapFailureNames.AsWcf);
+        _transport = new SoapTransport(new Uri(baseAddress, HarnessContract.SoapPath), SoapVersion.Soap11, [], SoapFailureNames.AsWcf, timeout);
         _compute = _transport.Prepare(Action(HarnessContract.Compute));
         _callThirdParty = _transport.Prepare(Action(HarnessContract.CallThirdParty));
     }

@@ -14,9 +14,10 @@ internal sealed class SoapCallClient : ICallClient
     private readonly PreparedAction _action;
 
     /// <param name="headers">Extra HTTP headers (<c>--metadata</c>).</param>
-    public SoapCallClient(Uri endpoint, string soapAction, SoapVersion version, IReadOnlyList<KeyValuePair<string, string>> headers)
+    /// <param name="timeout">A call's whole time (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null): past it, <c>timeout</c>.</param>
+    public SoapCallClient(Uri endpoint, string soapAction, SoapVersion version, IReadOnlyList<KeyValuePair<string, string>> headers, TimeSpan? timeout = null)
     {
-        _transport = new SoapTransport(endpoint, version, headers, SoapFailureNames.ByCode);
+        _transport = new SoapTransport(endpoint, version, headers, SoapFailureNames.ByCode, timeout);
         _action = _transport.Prepare(soapAction);
     }
 

@@ -15,17 +15,14 @@ namespace Harness.LoadTests.Calls.Soap;
 /// pooled buffer. Either way the reader gets the reply as a span. A fault is looked for in every reply (some servers
 /// fault with 200) and counted as <see cref="SoapFailureNames"/> says; a reply other than 2xx without one is counted
 /// by its status (<c>http-503</c>); transport failures surface as HttpRequestException, a timeout as
-/// TaskCanceledException (FailureStatus names them). The timeout covers the whole exchange, as the WCF client's does,
-/// and a connection lost mid-reply fails the call. A reply is held whole, since a fault's code lies in its body and the
-/// lean client reads its figures there, but never past <c>maxReplySize</c>: a longer one, or a head past the HTTP
-/// client's bounds, fails the call as an HttpRequestException of ConfigurationLimitExceeded
+/// TaskCanceledException (FailureStatus names them). The timeout (<c>--timeout</c>) covers the whole exchange, as the
+/// WCF client's does, and a connection lost mid-reply fails the call. A reply is held whole, since a fault's code lies
+/// in its body and the lean client reads its figures there, but never past <c>maxReplySize</c>: a longer one, or a head
+/// past the HTTP client's bounds, fails the call as an HttpRequestException of ConfigurationLimitExceeded
 /// (<c>response-too-large</c>), under either failure naming.
 /// </summary>
 internal sealed class SoapTransport : IDisposable
 {
-    /// <summary>BasicHttpBinding's default send timeout, as the WCF client has.</summary>
-    public static readonly TimeSpan Timeout = TimeSpan.FromMinutes(1);
-
     /// <summary>The largest reply body taken by default, as Grpc.Net.Client's largest message (4 MiB).</summary>
     public const int DefaultMaxReplySize = Http1ResponseReader.DefaultMaxBodySize;
 
@@ -38,17 +35,20 @@ internal sealed class SoapTransport : IDisposable
     private readonly SoapFailureNames _names;
 
     /// <param name="headers">Extra HTTP headers of every call (<c>--metadata</c>).</param>
+    /// <param name="timeout">A call's whole time (<c>--timeout</c>; <see cref="CallTimeouts.Default"/>, BasicHttpBinding's send timeout, when null).</param>
     /// <param name="maxReplySize">The largest reply body taken; a longer one fails the call (<c>response-too-large</c>).</param>
     public SoapTransport(
-        Uri endpoint, SoapVersion version, IReadOnlyList<KeyValuePair<string, string>> headers, SoapFailureNames names, int maxReplySize = DefaultMaxReplySize)
+        Uri endpoint, SoapVersion version, IReadOnlyList<KeyValuePair<string, string>> headers, SoapFailureNames names, TimeSpan? timeout = null,
+        int maxReplySize = DefaultMaxReplySize)
     {
+        var callTimeout = timeout ?? CallTimeouts.Default;
         if (endpoint.Scheme == Uri.UriSchemeHttps)
         {
-            _https = NewHttpsClient(maxReplySize);
+            _https = NewHttpsClient(maxReplySize, callTimeout);
         }
         else
         {
-            _http1 = new Http1Client(endpoint, Timeout, ServerTimeTrailer.Name, names == SoapFailureNames.AsWcf ? AsWcfFailure : null, maxReplySize);
+            _http1 = new Http1Client(endpoint, callTimeout, ServerTimeTrailer.Name, names == SoapFailureNames.AsWcf ? AsWcfFailure : null, maxReplySize);
         }
 
         _endpoint = endpoint;
@@ -105,7 +105,7 @@ internal sealed class SoapTransport : IDisposable
     /// interim responses included), its body by <paramref name="maxReplySize"/>: the whole body is read within the
     /// timeout into a buffer that stops there (ConfigurationLimitExceeded).
     /// </summary>
-    internal static HttpClient NewHttpsClient(int maxReplySize) => new(new SocketsHttpHandler
+    internal static HttpClient NewHttpsClient(int maxReplySize, TimeSpan timeout) => new(new SocketsHttpHandler
     {
         MaxConnectionsPerServer = int.MaxValue,
         ConnectTimeout = TimeSpan.FromSeconds(10),
@@ -114,7 +114,7 @@ internal sealed class SoapTransport : IDisposable
         AutomaticDecompression = DecompressionMethods.None,
     })
     {
-        Timeout = Timeout,
+        Timeout = timeout,
         MaxResponseContentBufferSize = maxReplySize,
     };
 

@@ -22,6 +22,7 @@ internal sealed class Http2GrpcClient : IHarnessClient
     private readonly byte[] _computeHeaders;
     private readonly byte[] _callThirdPartyHeaders;
     private readonly bool _asynchronousContinuations;
+    private readonly TimeSpan _timeout;
     private EncodedRequest<int>? _lastCompute;
     private EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism)>? _lastCallThirdParty;
 
@@ -33,12 +34,17 @@ internal sealed class Http2GrpcClient : IHarnessClient
     /// follows (recorded as their latency), and would deadlock a caller that blocks on another call of the connection.
     /// </param>
     /// <param name="streamsPerConnection">Calls a connection carries before a new one takes over (its stream ids; lower in tests).</param>
-    public Http2GrpcClient(Uri address, bool asynchronousContinuations = true, long streamsPerConnection = Http2ConnectionPool.StreamIdBudget)
+    /// <param name="timeout">
+    /// A call's deadline (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null): past it the call fails with
+    /// DEADLINE_EXCEEDED, as Grpc.Net.Client's deadline does; also sent as <c>grpc-timeout</c>.
+    /// </param>
+    public Http2GrpcClient(Uri address, bool asynchronousContinuations = true, long streamsPerConnection = Http2ConnectionPool.StreamIdBudget, TimeSpan? timeout = null)
     {
         var (endPoint, authority) = Target(address);
+        _timeout = timeout ?? CallTimeouts.Default;
         _pool = new Http2ConnectionPool(endPoint, streamsPerConnection);
-        _computeHeaders = RequestHeaders.Encode($"/{HarnessContract.GrpcService}/{HarnessContract.Compute}", authority);
-        _callThirdPartyHeaders = RequestHeaders.Encode($"/{HarnessContract.GrpcService}/{HarnessContract.CallThirdParty}", authority);
+        _computeHeaders = RequestHeaders.Encode($"/{HarnessContract.GrpcService}/{HarnessContract.Compute}", authority, _timeout);
+        _callThirdPartyHeaders = RequestHeaders.Encode($"/{HarnessContract.GrpcService}/{HarnessContract.CallThirdParty}", authority, _timeout);
         _asynchronousContinuations = asynchronousContinuations;
     }
 
@@ -88,6 +94,7 @@ internal sealed class Http2GrpcClient : IHarnessClient
         else if (_pool.Rent() is { } connection)
         {
             connection.Start(call, cancellationToken);
+            call.WatchDeadline(_timeout);
         }
         else
         {

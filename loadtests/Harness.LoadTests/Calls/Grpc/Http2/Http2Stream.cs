@@ -11,8 +11,11 @@ namespace Harness.LoadTests.Calls.Grpc.Http2;
 /// </summary>
 internal abstract class Http2Stream(byte[] headerBlock, byte[] body) : IHeaderSink
 {
+    private static readonly Status DeadlineExceeded = new(StatusCode.DeadlineExceeded, "Deadline Exceeded");
+
     private int _done;
     private CancellationTokenRegistration _cancellation;
+    private ITimer? _deadline;
 
     // The response, read only on the connection's reader loop.
     private bool _headersDone;
@@ -50,6 +53,21 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body) : IHeaderSi
         if (cancellationToken.CanBeCanceled)
         {
             _cancellation = cancellationToken.UnsafeRegister(static s => ((Http2Stream)s!).Fail(GrpcStatuses.Cancelled, reset: true), this);
+        }
+    }
+
+    /// <summary>
+    /// Fails the call with DEADLINE_EXCEEDED (and resets its stream) if it is not done within <paramref name="timeout"/>,
+    /// as Grpc.Net.Client's deadline does. Call it once the stream has its connection, so the failure releases its place.
+    /// </summary>
+    public void WatchDeadline(TimeSpan timeout)
+    {
+        // A bare timer-queue entry: no CancellationTokenSource, nothing finalizable.
+        _deadline = TimeProvider.System.CreateTimer(static s => ((Http2Stream)s!).Fail(DeadlineExceeded, reset: true), this, timeout, System.Threading.Timeout.InfiniteTimeSpan);
+        if (IsDone)
+        {
+            // Done before the timer was stored, so Release did not see it.
+            _deadline.Dispose();
         }
     }
 
@@ -229,6 +247,7 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body) : IHeaderSi
     private void Release(bool reset)
     {
         _cancellation.Unregister();
+        _deadline?.Dispose();
         Connection?.Release(this, reset);
     }
 

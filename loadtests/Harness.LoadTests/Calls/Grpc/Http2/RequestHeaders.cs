@@ -9,7 +9,8 @@ namespace Harness.LoadTests.Calls.Grpc.Http2;
 /// </summary>
 internal static class RequestHeaders
 {
-    public static byte[] Encode(string path, string authority)
+    /// <param name="timeout">Sent as <c>grpc-timeout</c>, so that the server gives up when the client does; null: not sent.</param>
+    public static byte[] Encode(string path, string authority, TimeSpan? timeout = null)
     {
         var block = new List<byte>
         {
@@ -20,6 +21,11 @@ internal static class RequestHeaders
         Literal(block, 1, authority);                // :authority (static name 1)
         Literal(block, 31, "application/grpc");      // content-type (static name 31)
         Literal(block, 0, "trailers", "te");         // te: trailers (new name)
+        if (timeout is { } t)
+        {
+            Literal(block, 0, CallTimeouts.GrpcTimeoutHeader(t), "grpc-timeout"); // (new name)
+        }
+
         var encoded = block.ToArray();
         return encoded.Length <= Http2Frames.DefaultMaxFrameSize
             ? encoded

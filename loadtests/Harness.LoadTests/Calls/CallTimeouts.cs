@@ -1,0 +1,33 @@
+using System.Globalization;
+
+namespace Harness.LoadTests.Calls;
+
+/// <summary>A call's timeout (<c>--timeout</c>) as the clients carry it.</summary>
+internal static class CallTimeouts
+{
+    /// <summary>k6's default per-request timeout, and BasicHttpBinding's send timeout: what a client gets when not told.</summary>
+    public static readonly TimeSpan Default = TimeSpan.FromSeconds(60);
+
+    /// <summary>
+    /// The <c>grpc-timeout</c> header's value, as gRPC over HTTP/2 spells it: at most 8 digits and a unit, here whole
+    /// milliseconds rounded up (<c>3000m</c>; an hour is <c>3600000m</c>), coarser units when that many would not fit.
+    /// </summary>
+    public static string GrpcTimeoutHeader(TimeSpan timeout)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(timeout, TimeSpan.Zero);
+        const long MaxValue = 99_999_999;
+        var milliseconds = (long)Math.Ceiling(timeout.TotalMilliseconds);
+        if (milliseconds <= MaxValue)
+        {
+            return milliseconds.ToString(CultureInfo.InvariantCulture) + "m";
+        }
+
+        var seconds = (long)Math.Ceiling(timeout.TotalSeconds);
+        if (seconds <= MaxValue)
+        {
+            return seconds.ToString(CultureInfo.InvariantCulture) + "S";
+        }
+
+        return Math.Min(MaxValue, (long)Math.Ceiling(timeout.TotalHours)).ToString(CultureInfo.InvariantCulture) + "H";
+    }
+}
