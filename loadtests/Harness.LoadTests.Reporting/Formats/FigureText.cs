@@ -38,8 +38,12 @@ internal static class FigureText
     /// <summary>A ratio as a signed change: 1.31 → <c>+31 %</c>, 0.04 → <c>−96 %</c>; an unbounded end is <c>+∞ %</c>.</summary>
     public static string Change(double? ratio) =>
         ratio is not { } r ? "+∞ %"
+        : r > LargestBound ? $"over +{((LargestBound - 1) * 100).ToString("#,0", Invariant)} %"
         : (r - 1) * 100 is var change && change >= 0 ? $"+{Math.Round(change).ToString("#,0", Invariant)} %"
         : $"−{Math.Round(-change).ToString("#,0", Invariant)} %";
+
+    // An interval's end past 100× (or below 1/100×) says only that the run could not tell; its digits would mislead.
+    private const double LargestBound = 100;
 
     /// <summary>A fraction as a percentage: 0.05 → <c>5 %</c>.</summary>
     public static string Percent(double fraction) => $"{(fraction * 100).ToString("0.#", Invariant)} %";
@@ -87,5 +91,8 @@ internal static class FigureText
             ? $"server metrics for {Integer(summary.ActiveServerSamples)} of {Integer(summary.ActiveSeconds)} s under load — the peaks of threads and queue come from those seconds only, and the server charts leave the others empty."
         : null;
 
-    private static string Bound(double? ratio) => ratio is { } r ? r.ToString(r >= 100 ? "#,0" : r >= 10 ? "0.0" : "0.00", Invariant) : "∞";
+    private static string Bound(double? ratio) =>
+        ratio is not { } r ? "∞"
+        : r > LargestBound ? $">{LargestBound.ToString("#,0", Invariant)}"
+        : r.ToString(r >= 100 ? "#,0" : r >= 10 ? "0.0" : "0.00", Invariant);
 }
