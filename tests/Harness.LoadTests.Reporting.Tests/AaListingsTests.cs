@@ -6,7 +6,7 @@ namespace Harness.LoadTests.Reporting.Tests;
 /// <summary>
 /// An A/A run: one mode listed three times (<c>--modes threadpool,threadpool,threadpool --repeat 2</c>), so every
 /// difference between its listings is noise. Its summary must compare the 2nd and 3rd listing with the 1st and call
-/// none of them better or worse.
+/// none of them better or worse, and the regression gate of two such runs must not fail.
 /// </summary>
 public sealed class AaListingsTests
 {
@@ -101,6 +101,40 @@ public sealed class AaListingsTests
         Assert.Contains("none of the", markdown, StringComparison.Ordinal);
         Assert.DoesNotContain("class=\"better\"", html, StringComparison.Ordinal);
         Assert.DoesNotContain("class=\"worse\"", html, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_gate_of_two_such_runs_does_not_fail()
+    {
+        // Arrange: two A/A runs of the same build, each with its own noise.
+        var directory = Path.Combine(Path.GetTempPath(), "harness-aa-gate-" + Guid.NewGuid().ToString("N"));
+        var a = AaRun(seed: 35);
+        var b = AaRun(seed: 36);
+        b = b with { Manifest = b.Manifest with { RunId = "20261127-220000" } };
+
+        try
+        {
+            // Act
+            var outcome = ComparisonWriter.Run([a, b], directory, failOnRegressionPercent: 5);
+            var gate = MultiRunComparison.Build([a, b]).Gate(5);
+
+            // Assert: each stack's threadpool, its 6 series of one run against the other's (pooled, 10 degrees of freedom);
+            // mean and p99 of 2 series, 4 figures. With 10 % noise a worst bound one-sided at 1 − 0.05/4 is some 15 %
+            // above the ratio, so the gate cannot clear +5 %: inconclusive (exit 7), and never a failure (exit 1).
+            Assert.Equal(4, gate.Figures.Count);
+            Assert.All(gate.Figures, f => Assert.Equal((RatioMethod.PooledTwoArms, 10), (f.Figure.Ratio.Test!.Method, f.Figure.Ratio.Test.DegreesOfFreedom)));
+            Assert.Empty(gate.Failed);
+            Assert.Equal(GateOutcome.Inconclusive, gate.Outcome);
+            Assert.Equal(ComparisonWriter.ExitInconclusive, outcome.ExitCode);
+            Assert.NotEqual(ComparisonWriter.ExitRegression, outcome.ExitCode);
+        }
+        finally
+        {
+            if (Directory.Exists(directory))
+            {
+                Directory.Delete(directory, recursive: true);
+            }
+        }
     }
 
     // The rows of every "÷ threadpool (1st)" table (its header and separator left out).
