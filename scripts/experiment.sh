@@ -3,7 +3,7 @@
 # Usage: scripts/experiment.sh S0|S0-burst|S0-closed|S0-open|S1|S1-transports|S1-tcp|S1-unix|S2|S2-matrix|S3 [extra harness options]
 #   e.g. scripts/experiment.sh S2 --stacks grpc --time-scale 0.25
 # Every experiment runs each mode twice (--repeat 2: A B B A…, each repetition against services started afresh), so
-# the report shows each mode's spread and says "within noise" where the modes cannot be told apart; pass --repeat N
+# the report shows each mode's spread and says "inconclusive", with its bounds, where the run cannot tell the modes apart; pass --repeat N
 # to change it. Each writes its run folder(s) under reports/<experiment>/ and prints the report path. These are
 # benchmarks: S2 takes 8 minutes per series as published (2 stacks × 3 modes × 2 repetitions = 96 minutes).
 set -euo pipefail

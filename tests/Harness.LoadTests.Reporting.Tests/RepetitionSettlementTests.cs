@@ -6,9 +6,14 @@ namespace Harness.LoadTests.Reporting.Tests;
 /// <summary>A run repeated until settled (<c>--repeat auto</c>): its looks replayed from the raw files, and what the report says of them.</summary>
 public sealed class RepetitionSettlementTests
 {
-    // Each series: two seconds of 100 requests at the given latency.
-    private static IReadOnlyList<SecondSample> Steady(long microseconds) =>
-        [Sample(0, 10, Histogram((microseconds, 100))), Sample(1, 10, Histogram((microseconds, 100)))];
+    // Each series: two seconds of a closed model's 100 users at the given latency, so 100 ÷ latency requests a second
+    // (1,000 at 100 ms, 995 at 100.5 ms): req/s moves with the latency as in a real run. Identical req/s in every
+    // series would give that comparison no interval (a noise of exactly 0), so it could never settle.
+    private static IReadOnlyList<SecondSample> Steady(long microseconds)
+    {
+        var perSecond = (long)Math.Round(100 * 1_000_000.0 / microseconds);
+        return [Sample(0, 100, Histogram((microseconds, perSecond))), Sample(1, 100, Histogram((microseconds, perSecond)))];
+    }
 
     // An A/A run: one mode listed twice, its two listings in A B B A order over the rounds given.
     private static RunData AaRun(int maxRounds, params (int Round, int Slot, long Microseconds)[] series)

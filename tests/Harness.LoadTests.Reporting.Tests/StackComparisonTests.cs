@@ -17,14 +17,14 @@ public sealed class StackComparisonTests
     private static SeriesInfo Repetition(string stack, string mode, int n) =>
         Series(stack, "compute", mode, id: $"{stack}-compute-{mode}-{n}") with { Repetition = n };
 
-    // iocp: gRPC at half of SOAP's latency in both repetitions (each stack 10 % apart between its two processes), half its
+    // iocp: gRPC at half of SOAP's latency in both repetitions (each stack 2 % apart between its two processes), half its
     // CPU and memory. threadpool: the stacks overlap (gRPC 100 and 120 ms, SOAP 110 and 100 ms).
     private static RunData Repeated() => Run(
     [
         (Repetition("grpc", "iocp", 1), Steady("iocp", 50_000, 1.0, 80)),
         (Repetition("soap", "iocp", 1), Steady("iocp", 100_000, 2.0, 160)),
-        (Repetition("soap", "iocp", 2), Steady("iocp", 110_000, 2.0, 160)),
-        (Repetition("grpc", "iocp", 2), Steady("iocp", 55_000, 1.0, 80)),
+        (Repetition("soap", "iocp", 2), Steady("iocp", 102_000, 2.0, 160)),
+        (Repetition("grpc", "iocp", 2), Steady("iocp", 51_000, 1.0, 80)),
         (Repetition("grpc", "threadpool", 1), Steady("threadpool", 100_000, 1.0, 80)),
         (Repetition("soap", "threadpool", 1), Steady("threadpool", 110_000, 1.0, 80)),
         (Repetition("soap", "threadpool", 2), Steady("threadpool", 100_000, 1.0, 80)),
@@ -45,16 +45,21 @@ public sealed class StackComparisonTests
         Assert.Equal(["compute · iocp", "compute · threadpool"], analysis.Stacks.Select(p => p.Title));
         var iocp = analysis.Stacks[0];
         var mean = iocp.Ratios[StackFigure.Mean];
-        // ln of each stack's two values lies ln(1.1)/2 from its mean: pooled s = ln(1.1)/√2 on 2 degrees of freedom (the
-        // series have no rounds, so they are not paired); the interval is at the level the report's family judged it at.
+        // ln of each stack's two values lies ln(1.02)/2 from its mean: pooled s = ln(1.02)/√2 = 0.014003 on 2 degrees of
+        // freedom (the series have no rounds, so they are not paired), se = s × √(1/2 + 1/2). The ratio of the geometric
+        // means is √(50 × 51) ÷ √(100 × 102) = 0.5 exactly. The family: mean and p99 of iocp against threadpool in each
+        // stack, and of gRPC ÷ SOAP in each mode (req/s, 100 a second everywhere, has no interval): 8 members. Holm takes
+        // this mean first (with its p99, the smallest p), at 1 − 0.05/8: t(2 df) = 12.590, 0.5 × e^(±12.590 × 0.014003)
+        // = 0.419 to 0.596, wholly below 0.95: better.
         var level = mean.Estimate!.Confidence;
-        var half = RepetitionNoise.TwoSidedT(2, level) * (Math.Log(1.1) / Math.Sqrt(2)) * Math.Sqrt(1.0 / 2 + 1.0 / 2);
-        Assert.True(level > 0.95, $"a judged ratio's interval is at its Holm level, not {level}");
-        Assert.Equal(0.5, mean.Ratio!.Value, 2);
-        Assert.Equal(0.5 * Math.Exp(-half), mean.Estimate.Low, 2);
-        Assert.Equal(0.5 * Math.Exp(half), mean.Estimate.High, 2);
+        var half = RepetitionNoise.TwoSidedT(2, level) * (Math.Log(1.02) / Math.Sqrt(2)) * Math.Sqrt(1.0 / 2 + 1.0 / 2);
+        Assert.Equal(1 - (0.05 / 8), level, 9);
+        Assert.Equal(0.5, mean.Ratio!.Value, 9);
+        Assert.Equal(0.5 * Math.Exp(-half), mean.Estimate.Low, 6);
+        Assert.Equal(0.5 * Math.Exp(half), mean.Estimate.High, 6);
+        Assert.Equal((0.419, 0.596), (Math.Round(mean.Estimate.Low, 3), Math.Round(mean.Estimate.High, 3)));
         Assert.Equal((2, RatioMethod.PooledTwoArms), (mean.Test!.DegreesOfFreedom, mean.Test.Method));
-        Assert.Equal(mean.Estimate.High < 0.95 ? RatioVerdict.Better : RatioVerdict.Inconclusive, mean.Verdict);
+        Assert.Equal(RatioVerdict.Better, mean.Verdict);
         Assert.Equal((1.0, RatioVerdict.NoInterval), (iocp.Ratios[StackFigure.RequestsPerSecond].Ratio!.Value, iocp.Ratios[StackFigure.RequestsPerSecond].Verdict));
         Assert.Equal(0.5, iocp.Ratios[StackFigure.CpuPerRequest].Ratio!.Value, 6);
         Assert.Equal(0.5, iocp.Ratios[StackFigure.MemoryPerCall].Ratio!.Value, 6);
@@ -73,11 +78,13 @@ public sealed class StackComparisonTests
         var html = System.Net.WebUtility.HtmlDecode(HtmlReport.Render(analysis));
 
         Assert.Contains("## gRPC ÷ SOAP", markdown, StringComparison.Ordinal);
-        // Two repetitions, judged at the family's Holm level: wide intervals that reach both sides of ±5 %.
-        Assert.Matches(@"\| compute · iocp \| +2 \+ 2 \| 0\.50× \(0\.\d\d–\d\.\d\d\) inconclusive: between −\d+ % and \+\d+ % \|", markdown);
+        // iocp's stacks 2 % apart between processes: 0.42–0.60 at its Holm level, better. threadpool's overlap (10 % and
+        // 20 % apart): an interval that reaches both sides of ±5 %, inconclusive with its bounds.
+        Assert.Contains("| compute · iocp | 2 + 2 | 0.50× (0.42–0.60) better |", markdown, StringComparison.Ordinal);
         Assert.Matches(@"\| compute · threadpool \| +2 \+ 2 \| 1\.0\d× \([\d.]+–[\d.]+\) inconclusive: between −\d+ % and \+[\d,]+ % \|", markdown);
         Assert.DoesNotContain("within noise", markdown, StringComparison.Ordinal);
         Assert.Contains("<a href=\"#stacks\">gRPC ÷ SOAP</a>", html, StringComparison.Ordinal);
+        Assert.Matches("<td class=\"better\">(<span title=\"[^\"]*\">)?0\\.50× \\(0\\.42–0\\.60\\)", html);
         Assert.Contains("<td class=\"noise\"><span title=\"", html, StringComparison.Ordinal);
         Assert.Matches("<span class=\"noise-tag\">inconclusive: between −\\d+ % and \\+[\\d,]+ %</span>", html);
         Assert.Contains("compute · iocp", StackText.ToText(analysis.Stacks), StringComparison.Ordinal);

@@ -31,7 +31,9 @@ public static class ComparisonText
             text.AppendLine();
             if (pairing.ByMode.Count > 0)
             {
-                text.AppendLine("By mode, B against A (repetitions together; change of the medians, 95 % interval from both runs' repetition noise):");
+                // The change is of the geometric means when there is a test; a judged figure's interval is at its Holm level, not 95 %.
+                text.AppendLine("By mode, B against A (repetitions together; change of the geometric means; interval from both runs' repetitions, "
+                    + "at its Holm level for mean, p99 and req/s, else 95 %):");
                 text.Append(VerdictTable(pairing).ToText());
                 text.AppendLine();
             }
@@ -72,7 +74,7 @@ public static class ComparisonText
     /// <summary>Per compared series, the figures a reader judges by: the change, its interval, and the verdict.</summary>
     private static TextTable VerdictTable(SeriesPairing pairing)
     {
-        var table = new TextTable("series", "figure", ">change", "95 % interval", "verdict");
+        var table = new TextTable("series", "figure", ">change", "interval", "verdict");
         foreach (var mode in pairing.ByMode)
         {
             var first = true;

@@ -21,7 +21,7 @@ internal static class HtmlStackSection
 
         html.AppendLine($"<section class=\"panel\" id=\"{E(anchor)}\">");
         html.AppendLine($"<h2>{E(title)}</h2>");
-        html.AppendLine($"<p class=\"lead\">{E(StackText.Lead)} Green: gRPC better by more than 5 % with an interval that excludes 1; red: worse.</p>");
+        html.AppendLine($"<p class=\"lead\">{E(StackText.Lead)} Green: gRPC better, its interval (at its Holm level) wholly beyond ±5 %; red: worse.</p>");
         html.AppendLine("<div class=\"table-wrap\"><table class=\"data\"><thead><tr><th class=\"text\">operation · mode</th><th>runs gRPC + SOAP</th>");
         foreach (var figure in StackFigures.All)
         {
