@@ -66,4 +66,19 @@ public sealed class RepetitionSettlementTests
         Assert.Equal(2, RunAnalysis.Of(cut).Settlement!.Rounds);
         Assert.Null(RunAnalysis.Of(fixedRun).Settlement);
     }
+
+    [Fact]
+    public void A_figure_that_cannot_have_an_interval_does_not_hold_the_run_and_is_named()
+    {
+        // Same latency in every series: each figure identical in every repetition, so no look has an interval. More
+        // rounds would not change that; the run must not be held to its last round for it.
+        var run = AaRun(8, (1, 1, 100_000), (1, 2, 100_000), (2, 2, 100_000), (2, 1, 100_000));
+
+        var settlement = RunAnalysis.Of(run).Settlement!;
+
+        Assert.All(settlement.Comparisons, c => Assert.True(c.Unjudgeable && c.Result is null, c.ToString()));
+        Assert.True(settlement.AllSettled);
+        Assert.Empty(settlement.Unsettled);
+        Assert.Contains("3 could not be judged (no interval", SettlementText.Headline(settlement), StringComparison.Ordinal);
+    }
 }

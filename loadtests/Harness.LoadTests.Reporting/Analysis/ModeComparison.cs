@@ -100,7 +100,8 @@ public static class ModeComparison
                 .Select(g => g.Key)
                 .ToHashSet(StringComparer.Ordinal);
             string LabelOf(SeriesSummary s) =>
-                s.Series.Repetition > 0 ? RepetitionLabel(s.Series) : byId.Contains(s.Series.Mode) ? s.Series.Id : s.Series.Mode;
+                s.Series.Slot > 0 ? (s.Series.Round > 0 ? $"{ListingLabel(s.Series.Mode, s.Series.Slot)} #{s.Series.Round}" : ListingLabel(s.Series.Mode, s.Series.Slot))
+                : s.Series.Repetition > 0 ? RepetitionLabel(s.Series) : byId.Contains(s.Series.Mode) ? s.Series.Id : s.Series.Mode;
             // A mode listed twice in --modes (an A/A run) is one arm per listing, so its listings are compared.
             string ModeLabelOf(SeriesSummary s) =>
                 s.Series.Slot > 0 ? ListingLabel(s.Series.Mode, s.Series.Slot) : s.Series.Repetition > 0 ? s.Series.Mode : LabelOf(s);

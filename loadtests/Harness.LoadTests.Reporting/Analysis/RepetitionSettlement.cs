@@ -6,7 +6,8 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="Title">The group: <c>soap · compute</c>.</param>
 /// <param name="Label">What is compared: <c>iocp ÷ threadpool</c>, or <c>threadpool (2nd) ÷ threadpool (1st)</c> in an A/A run.</param>
 /// <param name="Result">Where the looks left it; null when it could not be judged (a figure of 0, a side never measured).</param>
-public sealed record SettledComparison(string Title, string Label, ModeFigure Figure, SettledRatio? Result)
+/// <param name="Unjudgeable">No look could make an interval (a figure of 0, or identical in every repetition): more rounds would not settle it, so it does not hold the run.</param>
+public sealed record SettledComparison(string Title, string Label, ModeFigure Figure, SettledRatio? Result, bool Unjudgeable = false)
 {
     public bool IsSettled => Result is { IsSettled: true };
 }
@@ -23,9 +24,9 @@ public sealed record RepetitionSettlement(SequentialRule Rule, int Rounds, IRead
     /// <summary>The figures a run is repeated until settled on.</summary>
     public static IReadOnlyList<ModeFigure> Figures { get; } = [ModeFigure.Mean, ModeFigure.P99, ModeFigure.RequestsPerSecond];
 
-    public bool AllSettled => Comparisons.All(c => c.IsSettled);
+    public bool AllSettled => Comparisons.All(c => c.IsSettled || c.Unjudgeable);
 
-    public IEnumerable<SettledComparison> Unsettled => Comparisons.Where(c => !c.IsSettled);
+    public IEnumerable<SettledComparison> Unsettled => Comparisons.Where(c => !c.IsSettled && !c.Unjudgeable);
 
     /// <summary>The settlement of a run made with <c>--repeat auto</c>; null for any other run.</summary>
     public static RepetitionSettlement? Of(RunManifest manifest, IReadOnlyList<SeriesSummary> summaries)
@@ -68,7 +69,7 @@ public sealed record RepetitionSettlement(SequentialRule Rule, int Rounds, IRead
                         carried = rule.Look(carried, RatioTest.Of(Values(value), Values(baseline)).Test, look, family);
                     }
 
-                    comparisons.Add(new SettledComparison($"{key.Stack} · {key.Operation}", label, figure, carried));
+                    comparisons.Add(new SettledComparison($"{key.Stack} · {key.Operation}", label, figure, carried, Unjudgeable: carried is null && complete >= 2));
                 }
             }
         }

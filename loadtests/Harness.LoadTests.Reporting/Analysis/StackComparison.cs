@@ -145,8 +145,11 @@ public static class StackComparison
         return StackRatio.Of(Observations(value, read), Observations(baseline, read));
     }
 
+    // Paired by what both stacks shared: the round, and in an A/A run the listing within it (both stacks of one listing
+    // ran against the same services, one after the other).
     private static List<Observation> Observations(IReadOnlyList<SeriesSummary> series, Func<SeriesSummary, double?> read) =>
-        [.. series.Select(s => (s.Series.Round, Value: read(s))).Where(o => o.Value is not null).Select(o => new Observation(o.Round, o.Value!.Value))];
+        [.. series.Select(s => (Key: s.Series.Round > 0 && s.Series.Slot > 0 ? (s.Series.Round * 1000) + s.Series.Slot : s.Series.Round, Value: read(s)))
+            .Where(o => o.Value is not null).Select(o => new Observation(o.Key, o.Value!.Value))];
 
     /// <summary>
     /// The run's series by operation × mode and, within that, by stack (lower case): a repeated mode's repetitions

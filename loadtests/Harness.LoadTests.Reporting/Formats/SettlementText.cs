@@ -17,15 +17,18 @@ public static class SettlementText
             return $"Repeated until settled: {rounds}, but the run had no two modes (or listings of one mode) to compare.";
         }
 
-        if (settlement.AllSettled && settlement.Comparisons.All(c => c.Result!.Settlement == Settlement.NoLargerThanTolerance))
+        var unjudgeable = settlement.Comparisons.Count(c => c.Unjudgeable);
+        var without = unjudgeable == 0 ? string.Empty
+            : $" {unjudgeable} could not be judged (no interval: a figure of 0, or identical in every repetition) and did not hold the run.";
+        if (settlement.AllSettled && unjudgeable == 0 && settlement.Comparisons.All(c => c.Result!.Settlement == Settlement.NoLargerThanTolerance))
         {
-            return $"Repeated until settled: {rounds}; no difference larger than 5 % in any of the {settlement.Comparisons.Count} comparisons (95 % each).";
+            return $"Repeated until settled: {rounds}; no difference larger than 5 % in any of the {settlement.Comparisons.Count} comparisons (95 % together).";
         }
 
         return settlement.AllSettled
-            ? $"Repeated until settled: {rounds}; all {settlement.Comparisons.Count} comparisons settled (95 % each)."
+            ? $"Repeated until settled: {rounds}; all {settlement.Comparisons.Count - unjudgeable} comparisons that could be judged settled (95 % together).{without}"
             : $"Repeated until settled: {rounds}; {settled} of {settlement.Comparisons.Count} comparisons settled, "
-                + $"{settlement.Comparisons.Count - settled} stayed unsettled: {string.Join(", ", settlement.Unsettled.Select(Name))}.";
+                + $"{settlement.Unsettled.Count()} stayed unsettled: {string.Join(", ", settlement.Unsettled.Select(Name))}.{without}";
     }
 
     /// <summary>Each comparison on a line: <c>soap · compute iocp ÷ threadpool mean: 0.62× (0.55–0.70), differs (after 4 rounds)</c>.</summary>
@@ -33,7 +36,7 @@ public static class SettlementText
     {
         ArgumentNullException.ThrowIfNull(settlement);
         return settlement.Comparisons.Select(c => $"{Name(c)}: " + (c.Result is not { } r
-            ? "not judged (a figure of 0 or a side not measured)"
+            ? "not judged (no interval: a figure of 0, identical repetitions, or a side not measured)"
             : $"{Format.Ratio(r.Estimate.Ratio)} ({Format.Ratio(r.Estimate.Low)}–{Format.Ratio(r.Estimate.High)}), {Verdict(r.Settlement)} ({(r.IsSettled ? "settled after" : "after")} {r.Rounds} rounds)"));
     }
 
