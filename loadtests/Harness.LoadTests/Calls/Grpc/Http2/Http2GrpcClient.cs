@@ -22,6 +22,7 @@ internal sealed class Http2GrpcClient : IHarnessClient
     private readonly byte[] _computeHeaders;
     private readonly byte[] _callThirdPartyHeaders;
     private readonly bool _asynchronousContinuations;
+    private readonly int _maxReceiveMessageSize;
     private EncodedRequest<int>? _lastCompute;
     private EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism)>? _lastCallThirdParty;
 
@@ -33,10 +34,21 @@ internal sealed class Http2GrpcClient : IHarnessClient
     /// follows (recorded as their latency), and would deadlock a caller that blocks on another call of the connection.
     /// </param>
     /// <param name="streamsPerConnection">Calls a connection carries before a new one takes over (its stream ids; lower in tests).</param>
-    public Http2GrpcClient(Uri address, bool asynchronousContinuations = true, long streamsPerConnection = Http2ConnectionPool.StreamIdBudget)
+    /// <param name="maxReceiveMessageSize">
+    /// The largest reply message accepted, in bytes (Grpc.Net.Client's MaxReceiveMessageSize, 4 MiB by default, at most
+    /// 1 GiB): a reply whose length prefix is larger fails with RESOURCE_EXHAUSTED before any of it is buffered.
+    /// </param>
+    public Http2GrpcClient(
+        Uri address,
+        bool asynchronousContinuations = true,
+        long streamsPerConnection = Http2ConnectionPool.StreamIdBudget,
+        int maxReceiveMessageSize = Http2Limits.DefaultMaxReceiveMessageSize)
     {
+        ArgumentOutOfRangeException.ThrowIfNegative(maxReceiveMessageSize);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(maxReceiveMessageSize, Http2Limits.MaxReceiveMessageSizeLimit);
         var (endPoint, authority) = Target(address);
-        _pool = new Http2ConnectionPool(endPoint, streamsPerConnection);
+        _maxReceiveMessageSize = maxReceiveMessageSize;
+        _pool = new Http2ConnectionPool(endPoint, streamsPerConnection, Http2Limits.StreamReceiveWindow(maxReceiveMessageSize));
         _computeHeaders = RequestHeaders.Encode($"/{HarnessContract.GrpcService}/{HarnessContract.Compute}", authority);
         _callThirdPartyHeaders = RequestHeaders.Encode($"/{HarnessContract.GrpcService}/{HarnessContract.CallThirdParty}", authority);
         _asynchronousContinuations = asynchronousContinuations;
@@ -50,7 +62,7 @@ internal sealed class Http2GrpcClient : IHarnessClient
     public Task<ComputeReply> ComputeAsync(int iterations, CancellationToken cancellationToken = default)
     {
         var body = EncodedRequest<int>.Reuse(ref _lastCompute, iterations, static n => Framed(new ComputeRequest { Iterations = n }));
-        var call = new UnaryCall<ComputeReply>(_computeHeaders, body, ComputeReply.Parser, _asynchronousContinuations);
+        var call = new UnaryCall<ComputeReply>(_computeHeaders, body, ComputeReply.Parser, _asynchronousContinuations, _maxReceiveMessageSize);
         Start(call, cancellationToken);
         return call.Task;
     }
@@ -62,7 +74,7 @@ internal sealed class Http2GrpcClient : IHarnessClient
             ref _lastCallThirdParty,
             (fanout, delayMs, style, parallelism),
             static k => Framed(new CallThirdPartyRequest { Fanout = k.Fanout, DelayMs = k.DelayMs, Style = k.Style, Parallelism = k.Parallelism }));
-        var call = new UnaryCall<CallThirdPartyReply>(_callThirdPartyHeaders, body, CallThirdPartyReply.Parser, _asynchronousContinuations);
+        var call = new UnaryCall<CallThirdPartyReply>(_callThirdPartyHeaders, body, CallThirdPartyReply.Parser, _asynchronousContinuations, _maxReceiveMessageSize);
         Start(call, cancellationToken);
         return call.Task;
     }
