@@ -115,6 +115,7 @@ internal sealed class ScriptedHttp2Server : IAsyncDisposable
         private long _sent;
         private int _pingAcks;
         private long _windowUpdates;
+        private volatile bool _paused;
 
         public Socket Socket { get; } = socket;
 
@@ -134,6 +135,12 @@ internal sealed class ScriptedHttp2Server : IAsyncDisposable
 
         /// <summary>Completes when the client closed its end (or the connection broke).</summary>
         public Task Closed => _closed.Task;
+
+        /// <summary>Keeps the connection open until the client closes it or the test ends.</summary>
+        public async Task HoldAsync() => await Task.WhenAny(Closed, Task.Delay(Timeout.Infinite, stop));
+
+        /// <summary>Stops reading the client's frames, as a server that does not read: what the client sends piles up.</summary>
+        public void PauseReading() => _paused = true;
 
         /// <summary>The id of the next stream the client opens (its HEADERS).</summary>
         public async Task<int> NextRequestAsync() => await _requests.Reader.ReadAsync(stop);
@@ -187,6 +194,11 @@ internal sealed class ScriptedHttp2Server : IAsyncDisposable
             {
                 while (true)
                 {
+                    while (_paused)
+                    {
+                        await Task.Delay(10, stop);
+                    }
+
                     await ReadExactlyAsync(header);
                     var length = (header[0] << 16) | (header[1] << 8) | header[2];
                     var payload = new byte[length];
