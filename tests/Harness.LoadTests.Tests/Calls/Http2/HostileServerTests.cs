@@ -325,35 +325,28 @@ public sealed class HostileServerTests
     [Fact]
     public async Task ConnectionFailingWhileCallsAreOpened_LeavesNoCallBehind()
     {
-        // Arrange: each connection closes as soon as its first stream arrives, while calls keep being started.
+        // Arrange: each connection closes as soon as its first stream arrives, while the writer still opens the
+        // thousands of calls that waited for the server's SETTINGS.
         await using var server = new ScriptedHttp2Server(async c =>
         {
             await c.SendAsync(H2.ServerSettings((0x3, 100_000)), H2.SettingsAck());
             await c.NextRequestAsync();
             c.Socket.Close();
         });
-        using var client = new Http2GrpcClient(server.Address);
         var calls = new List<Task>();
-        var clock = Stopwatch.StartNew();
 
-        // Act: bursts of 50 calls for a second, at most 20,000.
-        while (clock.Elapsed < TimeSpan.FromSeconds(1) && calls.Count < 20_000)
+        // Act: 10 rounds of 3,000 calls started at once on a new client.
+        for (var round = 0; round < 10; round++)
         {
-            for (var i = 0; i < 50; i++)
-            {
-                calls.Add(client.ComputeAsync(1));
-            }
-
-            await Task.Yield();
+            using var client = new Http2GrpcClient(server.Address);
+            var started = Enumerable.Range(0, 3000).Select(_ => client.ComputeAsync(1)).ToList();
+            calls.AddRange(started);
+            await Task.WhenAny(Task.WhenAll(started), Task.Delay(Bound));
         }
 
-        var all = Task.WhenAll(calls);
-        var ended = await Task.WhenAny(all, Task.Delay(Bound)) == all;
-
         // Assert: every call ended, each as a lost connection.
-        Assert.True(ended, $"{calls.Count(c => !c.IsCompleted)} of {calls.Count} calls never ended");
+        Assert.True(calls.All(c => c.IsCompleted), $"{calls.Count(c => !c.IsCompleted)} of {calls.Count} calls never ended");
         Assert.All(calls, c => Assert.True(FailureStatus.IsConnectionFailure(c.Exception!.InnerException!)));
-        Assert.True(server.Accepted > 1, $"{server.Accepted} connection(s)");
     }
 
     [Fact]
