@@ -32,7 +32,7 @@ internal static class Http2Limits
     /// <summary>Grpc.Net.Client's default MaxReceiveMessageSize: 4 MiB.</summary>
     public const int DefaultMaxReceiveMessageSize = 4 * 1024 * 1024;
 
-    /// <summary>The largest maximum message a client may be given: its stream window (twice it) stays a valid HTTP/2 window.</summary>
+    /// <summary>The largest maximum message a client may be given: its stream window (twice it, at most 2^31-1) still holds it with padding.</summary>
     public const int MaxReceiveMessageSizeLimit = 1 << 30;
 
     /// <summary>
@@ -40,5 +40,6 @@ internal static class Http2Limits
     /// reply (one message, at most <paramref name="maxReceiveMessageSize"/>, with padding) fits in it, so the server never
     /// waits, and a server that sends past it breaks flow control (FLOW_CONTROL_ERROR).
     /// </summary>
-    public static int StreamReceiveWindow(int maxReceiveMessageSize) => Math.Max(Http2Frames.ReceiveWindow, 2 * maxReceiveMessageSize);
+    public static int StreamReceiveWindow(int maxReceiveMessageSize) =>
+        (int)Math.Min(int.MaxValue, Math.Max(Http2Frames.ReceiveWindow, 2L * maxReceiveMessageSize));
 }
