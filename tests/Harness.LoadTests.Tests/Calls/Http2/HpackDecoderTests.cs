@@ -80,6 +80,44 @@ public sealed class HpackDecoderTests
     }
 
     [Fact]
+    public void AfterTheSettingsAck_TheTableIsWhatTheClientAdvertised_AndALargerUpdateIsRefused()
+    {
+        var decoder = new HpackDecoder();
+        decoder.Decode(Convert.FromHexString("400a637573746f6d2d6b65790d637573746f6d2d686561646572"), null);
+
+        decoder.OnSettingsAcknowledged();
+
+        Assert.Equal(0, decoder.TableCount);
+        decoder.Decode([0x20], null); // size update to 0: allowed
+        var ex = Assert.Throws<HpackException>(() => decoder.Decode([0x21], null)); // to 1: above the 0 advertised
+        Assert.Contains("above the 0 allowed", ex.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void TableSizeUpdate_AfterAField_IsRefused()
+    {
+        var decoder = new HpackDecoder();
+
+        Assert.Throws<HpackException>(() => decoder.Decode([0x88, 0x20], null)); // :status 200, then a size update
+    }
+
+    [Fact]
+    public void HeaderList_AboveTheLimit_StopsReachingTheSink_AndIsReported()
+    {
+        // Arrange: ":status: 200" (42 bytes decoded, RFC 7541 4.1) three times, against a limit of 100.
+        var decoder = new HpackDecoder();
+        var sink = new Fields();
+
+        // Act
+        var within = decoder.Decode([0x88, 0x88, 0x88], sink, maxListSize: 100);
+
+        // Assert
+        Assert.False(within);
+        Assert.Equal([":status: 200", ":status: 200"], sink.All);
+        Assert.True(decoder.Decode([0x88, 0x88], new Fields(), maxListSize: 100));
+    }
+
+    [Fact]
     public void Eviction_DropsTheOldestEntries_WhenTheTableIsFull()
     {
         // Arrange: a 112-byte table holds two of these 56-byte entries.

@@ -48,6 +48,36 @@ internal static class GrpcStatuses
     public static Exception ConnectionClosed() =>
         new IOException("The server closed the HTTP/2 connection.", new SocketException((int)SocketError.ConnectionReset));
 
+    /// <summary>
+    /// The server broke HTTP/2 or one of the connection's bounds (<see cref="Http2Limits"/>), so the runner closed the
+    /// connection with a GOAWAY of <paramref name="errorCode"/>: the calls on it are lost as on a broken connection
+    /// (UNAVAILABLE with a socket error under it), so the engine backs off as after a refused one instead of opening a
+    /// new connection at once for the same answer. Grpc.Net.Client says UNAVAILABLE too for such an error in a
+    /// response's headers (INTERNAL in its body), but does not back off.
+    /// </summary>
+    public static Status ForProtocolError(uint errorCode, string reason) => ForConnection(new IOException(
+        $"The HTTP/2 server sent invalid data on the connection. HTTP/2 error code '{Http2Frames.ErrorName(errorCode)}' (0x{errorCode:x}): {reason}.",
+        new SocketException((int)SocketError.ConnectionAborted)));
+
+    /// <summary>The response's header list was larger than <see cref="Http2Limits.MaxHeaderListSize"/>: as Grpc.Net.Client says it (not a connection failure).</summary>
+    public static Status HeadersTooLarge { get; } = new(
+        StatusCode.Unavailable,
+        $"Bad gRPC response. The HTTP response headers length exceeded the set limit of {Http2Limits.MaxHeaderListSize} bytes.");
+
+    /// <summary>The reply's length prefix was above the client's maximum: Grpc.Net.Client's status and words.</summary>
+    public static Status MessageTooLarge { get; } = new(StatusCode.ResourceExhausted, "Received message exceeds the maximum configured message size.");
+
+    /// <summary>More DATA after a unary call's one message: as Grpc.Net.Client says it.</summary>
+    public static Status ExcessData { get; } = new(StatusCode.Internal, "Bad gRPC response. Unexpected data after finished reading message.");
+
+    /// <summary>A <c>grpc-status</c> that is not a number: INTERNAL, as Grpc.Net.Client, the value quoted (at most 64 characters).</summary>
+    public static Status MalformedStatus(ReadOnlySpan<byte> value)
+    {
+        const int Quoted = 64;
+        var text = Encoding.Latin1.GetString(value[..Math.Min(value.Length, Quoted)]);
+        return new(StatusCode.Internal, $"Bad gRPC response. Unexpected grpc-status value: {text}{(value.Length > Quoted ? "..." : string.Empty)}");
+    }
+
     public static Status Cancelled { get; } = new(StatusCode.Cancelled, "Call canceled by the client.");
 
     public static Status NoStatus { get; } = new(StatusCode.Cancelled, "No grpc-status found on response.");

@@ -14,18 +14,20 @@ internal interface IHeaderSink
 /// <summary>
 /// An HPACK decoder (RFC 7541) for one connection's response header blocks: the static table, a dynamic table,
 /// integers, raw and Huffman-coded literals. The runner advertises SETTINGS_HEADER_TABLE_SIZE 0, but a server may use
-/// the default 4,096 bytes until it has read that (and one that ignores it keeps doing so), so the table is kept
-/// properly up to 4,096 bytes. Every header block of the connection goes through it, even a block for a stream the
-/// runner has forgotten, so that the table stays in step with the server's.
+/// the default 4,096 bytes until it has acknowledged that (<see cref="OnSettingsAcknowledged"/>), so the table is kept
+/// properly up to 4,096 bytes until then, and to what was advertised after: a size update above it is a
+/// COMPRESSION_ERROR. Every header block of the connection goes through it, even a block for a stream the runner has
+/// forgotten or refused, so that the table stays in step with the server's.
 /// </summary>
 internal sealed class HpackDecoder
 {
-    /// <summary>The largest dynamic table accepted: the protocol's default, which a server may use before it sees our setting.</summary>
+    /// <summary>The largest dynamic table accepted before the server acknowledges the runner's SETTINGS: the protocol's default.</summary>
     public const int MaxTableSize = 4096;
 
     private readonly List<(byte[] Name, byte[] Value)> _dynamic = []; // oldest first
     private int _tableSize;
     private int _maxTableSize = MaxTableSize;
+    private int _allowedTableSize = MaxTableSize;
     private byte[] _nameScratch = new byte[64];
     private byte[] _valueScratch = new byte[256];
 
@@ -35,30 +37,47 @@ internal sealed class HpackDecoder
     /// <summary>The dynamic table's entry count.</summary>
     public int TableCount => _dynamic.Count;
 
-    /// <summary>Decodes one complete header block (HEADERS and its CONTINUATIONs), passing each field to <paramref name="sink"/> if any.</summary>
+    /// <summary>
+    /// Decodes one complete header block (HEADERS and its CONTINUATIONs), passing each field to <paramref name="sink"/>
+    /// if any, while the list's decoded size (name + value + 32 per field, RFC 7541 4.1) stays within
+    /// <paramref name="maxListSize"/>; past it the block is still decoded, for the table, but no field is passed on.
+    /// </summary>
+    /// <returns>False when the list was larger than <paramref name="maxListSize"/>.</returns>
     /// <exception cref="HpackException">The block is malformed.</exception>
-    public void Decode(ReadOnlySpan<byte> block, IHeaderSink? sink)
+    public bool Decode(ReadOnlySpan<byte> block, IHeaderSink? sink, int maxListSize = int.MaxValue)
     {
         var position = 0;
+        long listSize = 0;
         while (position < block.Length)
         {
             var b = block[position];
+            (byte[] Name, byte[] Value) indexed;
             if ((b & 0x80) != 0)
             {
-                var index = ReadInteger(block, ref position, 7);
-                var (name, value) = Entry(index);
-                sink?.OnHeader(name, value);
+                indexed = Entry(ReadInteger(block, ref position, 7));
+                listSize += 32 + indexed.Name.Length + indexed.Value.Length;
+                if (listSize > maxListSize)
+                {
+                    sink = null;
+                }
+
+                sink?.OnHeader(indexed.Name, indexed.Value);
             }
             else if ((b & 0xC0) == 0x40)
             {
-                ReadLiteral(block, ref position, 6, sink, index: true);
+                listSize += ReadLiteral(block, ref position, 6, ref sink, maxListSize - listSize, index: true);
             }
             else if ((b & 0xE0) == 0x20)
             {
-                var size = ReadInteger(block, ref position, 5);
-                if (size > MaxTableSize)
+                if (listSize > 0)
                 {
-                    throw new HpackException($"a dynamic table size update to {size} bytes, above {MaxTableSize}");
+                    throw new HpackException("a dynamic table size update after a header field");
+                }
+
+                var size = ReadInteger(block, ref position, 5);
+                if (size > _allowedTableSize)
+                {
+                    throw new HpackException($"a dynamic table size update to {size} bytes, above the {_allowedTableSize} allowed");
                 }
 
                 _maxTableSize = size;
@@ -67,9 +86,22 @@ internal sealed class HpackDecoder
             else
             {
                 // 0000xxxx without indexing, 0001xxxx never indexed: the same to a decoder.
-                ReadLiteral(block, ref position, 4, sink, index: false);
+                listSize += ReadLiteral(block, ref position, 4, ref sink, maxListSize - listSize, index: false);
             }
         }
+
+        return listSize <= maxListSize;
+    }
+
+    /// <summary>
+    /// The server has acknowledged the runner's SETTINGS: its encoder now keeps to the table size the runner
+    /// advertised, which it must announce with a size update at the start of its next block (RFC 7541 4.2).
+    /// </summary>
+    public void OnSettingsAcknowledged()
+    {
+        _allowedTableSize = Http2Frames.AdvertisedHeaderTableSize;
+        _maxTableSize = Math.Min(_maxTableSize, _allowedTableSize);
+        Evict(0);
     }
 
     /// <summary>An HPACK integer with an <paramref name="prefixBits"/>-bit prefix (RFC 7541 5.1), at <paramref name="position"/>.</summary>
@@ -103,7 +135,8 @@ internal sealed class HpackDecoder
         }
     }
 
-    private void ReadLiteral(ReadOnlySpan<byte> block, ref int position, int prefixBits, IHeaderSink? sink, bool index)
+    /// <summary>A literal field; returns its decoded size, and drops <paramref name="sink"/> if that is more than <paramref name="room"/>.</summary>
+    private int ReadLiteral(ReadOnlySpan<byte> block, ref int position, int prefixBits, ref IHeaderSink? sink, long room, bool index)
     {
         var nameIndex = ReadInteger(block, ref position, prefixBits);
         ReadOnlySpan<byte> name;
@@ -121,11 +154,19 @@ internal sealed class HpackDecoder
         var value = ReadString(block, ref position, ref _valueScratch, out var valueStart, out var valueLength)
             ? block.Slice(valueStart, valueLength)
             : _valueScratch.AsSpan(0, valueLength);
+        var size = 32 + name.Length + value.Length;
+        if (size > room)
+        {
+            sink = null;
+        }
+
         sink?.OnHeader(name, value);
         if (index)
         {
-            Add(name.ToArray(), value.ToArray());
+            Add(name, value);
         }
+
+        return size;
     }
 
     /// <summary>A string literal: true when sent as is (at <paramref name="start"/> in the block), false when Huffman-decoded into <paramref name="scratch"/>.</summary>
@@ -172,7 +213,7 @@ internal sealed class HpackDecoder
             : throw new HpackException($"index {index} beyond the dynamic table ({_dynamic.Count} entries)");
     }
 
-    private void Add(byte[] name, byte[] value)
+    private void Add(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
     {
         var size = 32 + name.Length + value.Length;
         if (size > _maxTableSize)
@@ -184,7 +225,7 @@ internal sealed class HpackDecoder
         }
 
         Evict(size);
-        _dynamic.Add((name, value));
+        _dynamic.Add((name.ToArray(), value.ToArray()));
         _tableSize += size;
     }
 

@@ -4,7 +4,11 @@ using Grpc.Core;
 
 namespace Harness.LoadTests.Calls.Grpc.Http2;
 
-/// <summary>The reader loop: frames parsed from one large buffer, calls completed as their trailers arrive.</summary>
+/// <summary>
+/// The reader loop: frames parsed from one large buffer, calls completed as their trailers arrive. Each frame is checked
+/// against HTTP/2's rules and the connection's bounds (<see cref="Http2Limits"/>) as it is handled; a breach ends the
+/// connection with a GOAWAY naming the error (<see cref="Abort"/>).
+/// </summary>
 internal sealed partial class Http2Connection
 {
     // Many frames per receive; at least one whole frame of the size the runner allows (16 KB) fits.
@@ -14,8 +18,11 @@ internal sealed partial class Http2Connection
     private byte[] _headerBlock = new byte[1024];
     private int _headerBlockLength;
     private int _headerStreamId; // the stream whose header block CONTINUATION frames extend, else 0
+    private int _continuations;  // CONTINUATION frames of that block
     private bool _headerEndStream;
-    private int _receivedUnacknowledged;
+    private int _receivedUnacknowledged; // DATA received since the last connection WINDOW_UPDATE
+    private int _queuedAcks;             // PING and SETTINGS ACKs queued and not yet in the writer's buffer
+    private int _closedStreamResets;     // RST_STREAMs for streams no longer open
 
     private async Task ReadLoopAsync()
     {
@@ -37,7 +44,7 @@ internal sealed partial class Http2Connection
                     var length = (buffer[start] << 16) | (buffer[start + 1] << 8) | buffer[start + 2];
                     if (length > Http2Frames.DefaultMaxFrameSize)
                     {
-                        throw new Http2ProtocolException($"a frame of {length} bytes, above the {Http2Frames.DefaultMaxFrameSize} allowed");
+                        throw new Http2ProtocolException($"a frame of {length} bytes, above the {Http2Frames.DefaultMaxFrameSize} allowed", Http2Frames.FrameSizeError);
                     }
 
                     if (end - start < Http2Frames.HeaderLength + length)
@@ -60,10 +67,13 @@ internal sealed partial class Http2Connection
                 }
             }
         }
-        catch (Exception ex) when (ex is HpackException or Http2ProtocolException)
+        catch (Http2ProtocolException ex)
         {
-            _writes.Writer.TryWrite(Http2Frames.GoAwayFrame(0, ex is HpackException ? Http2Frames.CompressionError : Http2Frames.ProtocolError));
-            Fail(new Status(StatusCode.Internal, $"Bad HTTP/2 response: {ex.Message}", ex));
+            Abort(ex.ErrorCode, ex.Message);
+        }
+        catch (HpackException ex)
+        {
+            Abort(Http2Frames.CompressionError, ex.Message);
         }
         catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException)
         {
@@ -71,7 +81,7 @@ internal sealed partial class Http2Connection
         }
         catch (Exception ex)
         {
-            // A frame shorter than its type needs (RST_STREAM, WINDOW_UPDATE, GOAWAY...) ends here too: the calls fail, none hangs.
+            // Whatever it is, the calls fail and none hangs.
             Fail(Unexpected(ex));
         }
     }
@@ -90,19 +100,14 @@ internal sealed partial class Http2Connection
         switch (type)
         {
             case Http2Frames.Data:
-                _receivedUnacknowledged += payload.Length;
-                var data = Unpad(payload, flags);
-                if (Find(streamId) is { } stream)
-                {
-                    var update = stream.OnData(data, payload.Length, (flags & Http2Frames.EndStream) != 0);
-                    if (update > 0)
-                    {
-                        _writes.Writer.TryWrite(Http2Frames.WindowUpdateFrame(streamId, update));
-                    }
-                }
-
+                OnData(payload, flags, streamId);
                 break;
             case Http2Frames.Headers:
+                if (streamId == 0)
+                {
+                    throw new Http2ProtocolException("HEADERS on stream 0");
+                }
+
                 var fragment = Unpad(payload, flags);
                 if ((flags & Http2Frames.PriorityFlag) != 0)
                 {
@@ -110,6 +115,7 @@ internal sealed partial class Http2Connection
                 }
 
                 _headerEndStream = (flags & Http2Frames.EndStream) != 0;
+                _continuations = 0;
                 AppendHeaderBlock(fragment, streamId, (flags & Http2Frames.EndHeaders) != 0);
                 break;
             case Http2Frames.Continuation:
@@ -118,45 +124,90 @@ internal sealed partial class Http2Connection
                     throw new Http2ProtocolException("a CONTINUATION frame out of place");
                 }
 
+                if (++_continuations > Http2Limits.MaxContinuations)
+                {
+                    throw new Http2ProtocolException($"more than {Http2Limits.MaxContinuations} CONTINUATION frames in one header block", Http2Frames.EnhanceYourCalm);
+                }
+
                 AppendHeaderBlock(payload, streamId, (flags & Http2Frames.EndHeaders) != 0);
                 break;
             case Http2Frames.RstStream:
-                Find(streamId)?.Fail(GrpcStatuses.ForReset(BinaryPrimitives.ReadUInt32BigEndian(payload)), reset: false);
+                Expect(payload, 4, streamId, onStream: true);
+                OnReset(streamId, BinaryPrimitives.ReadUInt32BigEndian(payload));
                 break;
             case Http2Frames.Settings:
-                if ((flags & Http2Frames.Ack) == 0)
+                Expect(payload, (flags & Http2Frames.Ack) != 0 ? 0 : payload.Length - (payload.Length % 6), streamId, onStream: false);
+                if ((flags & Http2Frames.Ack) != 0)
+                {
+                    _hpack.OnSettingsAcknowledged();
+                }
+                else
                 {
                     ApplySettings(payload);
                 }
 
                 break;
             case Http2Frames.Ping:
+                Expect(payload, 8, streamId, onStream: false);
                 if ((flags & Http2Frames.Ack) == 0)
                 {
-                    _writes.Writer.TryWrite(Http2Frames.PingAck(payload));
+                    QueueAck(Http2Frames.PingAck(payload));
                 }
 
                 break;
             case Http2Frames.GoAway:
+                Expect(payload, Math.Max(8, payload.Length), streamId, onStream: false);
                 OnGoAway(BinaryPrimitives.ReadInt32BigEndian(payload) & int.MaxValue, BinaryPrimitives.ReadUInt32BigEndian(payload[4..]));
                 break;
             case Http2Frames.WindowUpdate:
-                var increment = BinaryPrimitives.ReadInt32BigEndian(payload) & int.MaxValue;
-                if (streamId == 0)
-                {
-                    Interlocked.Add(ref _connectionSendWindow, increment);
-                }
-                else if (Find(streamId) is { } updated)
-                {
-                    Interlocked.Add(ref updated.SendWindow, increment);
-                }
-
-                WakeWriter();
+                Expect(payload, 4, streamId, onStream: streamId != 0);
+                OnWindowUpdate(streamId, BinaryPrimitives.ReadInt32BigEndian(payload) & int.MaxValue);
                 break;
             case Http2Frames.PushPromise:
                 throw new Http2ProtocolException("PUSH_PROMISE, though push was disabled");
             default:
                 break; // PRIORITY and unknown frame types are ignored (RFC 9113 4.1, 5.5)
+        }
+    }
+
+    /// <summary>A frame's payload is <paramref name="length"/> bytes long, and it is on a stream (or on the connection, stream 0) as its type requires.</summary>
+    private static void Expect(ReadOnlySpan<byte> payload, int length, int streamId, bool onStream)
+    {
+        if (payload.Length != length)
+        {
+            throw new Http2ProtocolException($"a frame of {payload.Length} bytes where its type takes {length}", Http2Frames.FrameSizeError);
+        }
+
+        if ((streamId != 0) != onStream)
+        {
+            throw new Http2ProtocolException(onStream ? "a stream's frame on stream 0" : $"a connection's frame on stream {streamId}");
+        }
+    }
+
+    private void OnData(ReadOnlySpan<byte> payload, byte flags, int streamId)
+    {
+        if (streamId == 0)
+        {
+            throw new Http2ProtocolException("DATA on stream 0");
+        }
+
+        // Padding counts against the windows too (RFC 9113 6.9.1).
+        _receivedUnacknowledged += payload.Length;
+        if (_receivedUnacknowledged > Http2Frames.ReceiveWindow)
+        {
+            throw new Http2ProtocolException($"DATA past the connection's receive window of {Http2Frames.ReceiveWindow} bytes", Http2Frames.FlowControlError);
+        }
+
+        var data = Unpad(payload, flags);
+        if (Find(streamId) is { } stream)
+        {
+            stream.Received += payload.Length;
+            if (stream.Received > _streamReceiveWindow)
+            {
+                throw new Http2ProtocolException($"DATA past stream {streamId}'s receive window of {_streamReceiveWindow} bytes", Http2Frames.FlowControlError);
+            }
+
+            stream.OnData(data, (flags & Http2Frames.EndStream) != 0);
         }
     }
 
@@ -168,9 +219,15 @@ internal sealed partial class Http2Connection
             return;
         }
 
-        if (_headerBlockLength + fragment.Length > _headerBlock.Length)
+        var length = _headerBlockLength + fragment.Length;
+        if (length > Http2Limits.MaxHeaderBlockSize)
         {
-            Array.Resize(ref _headerBlock, Math.Max(_headerBlock.Length * 2, _headerBlockLength + fragment.Length));
+            throw new Http2ProtocolException($"a header block of more than {Http2Limits.MaxHeaderBlockSize} bytes", Http2Frames.EnhanceYourCalm);
+        }
+
+        if (length > _headerBlock.Length)
+        {
+            Array.Resize(ref _headerBlock, Math.Min(Http2Limits.MaxHeaderBlockSize, Math.Max(_headerBlock.Length * 2, length)));
         }
 
         fragment.CopyTo(_headerBlock.AsSpan(_headerBlockLength));
@@ -189,71 +246,13 @@ internal sealed partial class Http2Connection
     {
         // Decoded even for a stream already finished, so the dynamic table stays in step with the server's.
         var stream = Find(streamId);
-        _hpack.Decode(block, stream);
-        stream?.OnHeadersEnd(_headerEndStream);
-    }
-
-    private void ApplySettings(ReadOnlySpan<byte> payload)
-    {
-        for (; payload.Length >= 6; payload = payload[6..])
+        if (_hpack.Decode(block, stream, Http2Limits.MaxHeaderListSize))
         {
-            var value = BinaryPrimitives.ReadUInt32BigEndian(payload[2..]);
-            switch (BinaryPrimitives.ReadUInt16BigEndian(payload))
-            {
-                case Http2Frames.MaxConcurrentStreams:
-                    _maxConcurrent = (int)Math.Min(value, int.MaxValue);
-                    break;
-                case Http2Frames.InitialWindowSize:
-                    lock (_sync)
-                    {
-                        // A change applies to every open stream's window (RFC 9113 6.9.2).
-                        var delta = (int)value - _peerInitialWindow;
-                        _peerInitialWindow = (int)value;
-                        foreach (var stream in _streams.Values)
-                        {
-                            Interlocked.Add(ref stream.SendWindow, delta);
-                        }
-                    }
-
-                    break;
-                case Http2Frames.MaxFrameSize:
-                    _peerMaxFrameSize = (int)Math.Clamp(value, Http2Frames.DefaultMaxFrameSize, 16_777_215);
-                    break;
-            }
+            stream?.OnHeadersEnd(_headerEndStream);
         }
-
-        _writes.Writer.TryWrite(Http2Frames.SettingsAck());
-        WakeWriter();
-        _ready.TrySetResult();
-    }
-
-    /// <summary>
-    /// The server takes no new streams: new calls go to another connection, the streams it will not process (above
-    /// <paramref name="lastStreamId"/>) fail as a lost connection, and the others finish here.
-    /// </summary>
-    private void OnGoAway(int lastStreamId, uint errorCode)
-    {
-        _goingAway = true;
-        _draining = true;
-        _pool.Remove(this);
-        List<Http2Stream> refused;
-        lock (_sync)
+        else
         {
-            refused = [.. _streams.Values.Where(s => s.Id > lastStreamId)];
-        }
-
-        var status = GrpcStatuses.ForConnection(new IOException(
-            $"The server closed the HTTP/2 connection (GOAWAY {Http2Frames.ErrorName(errorCode)}, last stream {lastStreamId}).",
-            new SocketException((int)SocketError.ConnectionReset)));
-        foreach (var stream in refused)
-        {
-            stream.Fail(status, reset: false);
-        }
-
-        WakeWriter(); // the writer fails the calls it has not sent yet
-        if (Volatile.Read(ref _reserved) == 0)
-        {
-            Fail(status);
+            stream?.Fail(GrpcStatuses.HeadersTooLarge, reset: true);
         }
     }
 
@@ -277,5 +276,8 @@ internal sealed partial class Http2Connection
     }
 }
 
-/// <summary>The server broke HTTP/2's rules: a connection error.</summary>
-internal sealed class Http2ProtocolException(string message) : Exception(message);
+/// <summary>The server broke HTTP/2's rules or a bound: a connection error of <paramref name="errorCode"/>.</summary>
+internal sealed class Http2ProtocolException(string message, uint errorCode = Http2Frames.ProtocolError) : Exception(message)
+{
+    public uint ErrorCode { get; } = errorCode;
+}

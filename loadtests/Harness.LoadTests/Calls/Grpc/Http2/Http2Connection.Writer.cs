@@ -3,7 +3,10 @@ using Grpc.Core;
 
 namespace Harness.LoadTests.Calls.Grpc.Http2;
 
-/// <summary>The writer loop: one socket send for everything queued since the last one.</summary>
+/// <summary>
+/// The writer loop: one socket send for everything queued since the last one. The send buffer grows to the largest
+/// batch, at most <see cref="MaxItemsPerSend"/> items (control frames of a few bytes, the runner's own requests).
+/// </summary>
 internal sealed partial class Http2Connection
 {
     // Bounds one send's batch, so that a burst of thousands of calls does not grow the buffer without end.
@@ -22,7 +25,7 @@ internal sealed partial class Http2Connection
         var reader = _writes.Reader;
         try
         {
-            await SendAllAsync(Http2Frames.ConnectionStart()).ConfigureAwait(false);
+            await SendAllAsync(Http2Frames.ConnectionStart(_streamReceiveWindow)).ConfigureAwait(false);
             while (await reader.WaitToReadAsync().ConfigureAwait(false) && _failed is null)
             {
                 for (var items = 0; items < MaxItemsPerSend && reader.TryRead(out var item); items++)
@@ -31,6 +34,11 @@ internal sealed partial class Http2Connection
                     {
                         case byte[] frame:
                             Append(frame);
+                            if (frame[3] is Http2Frames.Ping or Http2Frames.Settings)
+                            {
+                                Interlocked.Decrement(ref _queuedAcks); // the only PINGs and SETTINGS the runner queues are acknowledgements
+                            }
+
                             break;
                         case Http2Stream stream:
                             _unopened.Enqueue(stream);
@@ -47,6 +55,13 @@ internal sealed partial class Http2Connection
                     _outLength = 0;
                 }
             }
+
+            if (_goAway is { } goAway)
+            {
+                // The runner closes for the server's error: it is told why, then sees the connection end.
+                await SendAllAsync(goAway).ConfigureAwait(false);
+                _socket.Shutdown(SocketShutdown.Send);
+            }
         }
         catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException)
         {
@@ -58,6 +73,9 @@ internal sealed partial class Http2Connection
         }
         finally
         {
+            // Completed here too, so that no call is queued after the queue is emptied below (Fail completes it just
+            // after it marks the connection failed, which ends the loop above).
+            _writes.Writer.TryComplete();
             var status = Failure ?? Closed();
             foreach (var stream in _unopened.Concat(_windowBlocked))
             {
@@ -82,38 +100,49 @@ internal sealed partial class Http2Connection
                 continue;
             }
 
-            if (_goingAway)
-            {
-                // The server takes no new streams; the pool has another connection for the next calls.
-                _unopened.Dequeue();
-                stream.Fail(Closed(), reset: false);
-                continue;
-            }
-
+            // Decided under the lock that Fail and GOAWAY take too, so that a stream is either registered before they
+            // look at the open streams (and failed by them) or refused here: none is left open on a dead connection.
+            Status? refused = null;
             lock (_sync)
             {
-                if (_open >= _maxConcurrent)
+                if (_failed is { } failed)
+                {
+                    refused = failed.Value;
+                }
+                else if (_goingAway)
+                {
+                    // The server takes no new streams; the pool has another connection for the next calls.
+                    refused = Closed();
+                }
+                else if (_open >= _maxConcurrent)
                 {
                     return; // a release wakes the writer
                 }
-
-                if (stream.IsDone)
+                else if (stream.IsDone)
                 {
                     continue; // dequeued next round
                 }
-
-                stream.Id = _nextStreamId;
-                _nextStreamId += 2;
-                stream.SendWindow = _peerInitialWindow;
-                _streams.Add(stream.Id, stream);
-                _open++;
+                else
+                {
+                    stream.Id = _nextStreamId;
+                    _nextStreamId += 2;
+                    stream.SendWindow = _peerInitialWindow;
+                    _streams.Add(stream.Id, stream);
+                    _open++;
+                }
             }
 
             _unopened.Dequeue();
+            if (refused is { } status)
+            {
+                stream.Fail(status, reset: false);
+                continue;
+            }
+
             var block = stream.HeaderBlock;
-            var at = Reserve(Http2Frames.HeaderLength + block.Length);
-            Http2Frames.WriteHeader(_out.AsSpan(at), block.Length, Http2Frames.Headers, Http2Frames.EndHeaders, stream.Id);
-            block.CopyTo(_out.AsSpan(at + Http2Frames.HeaderLength));
+            var frame = Reserve(Http2Frames.HeaderLength + block.Length);
+            Http2Frames.WriteHeader(frame, block.Length, Http2Frames.Headers, Http2Frames.EndHeaders, stream.Id);
+            block.CopyTo(frame[Http2Frames.HeaderLength..]);
             if (!SendData(stream))
             {
                 _windowBlocked.Add(stream);
@@ -137,19 +166,23 @@ internal sealed partial class Http2Connection
             Interlocked.Add(ref _connectionSendWindow, -size);
             Interlocked.Add(ref stream.SendWindow, -size);
             var last = stream.BodySent + size == body.Length;
-            var at = Reserve(Http2Frames.HeaderLength + size);
-            Http2Frames.WriteHeader(_out.AsSpan(at), size, Http2Frames.Data, last ? Http2Frames.EndStream : (byte)0, stream.Id);
-            body.AsSpan(stream.BodySent, size).CopyTo(_out.AsSpan(at + Http2Frames.HeaderLength));
+            var frame = Reserve(Http2Frames.HeaderLength + size);
+            Http2Frames.WriteHeader(frame, size, Http2Frames.Data, last ? Http2Frames.EndStream : (byte)0, stream.Id);
+            body.AsSpan(stream.BodySent, size).CopyTo(frame[Http2Frames.HeaderLength..]);
             stream.BodySent += size;
         }
 
         return true;
     }
 
-    private void Append(byte[] frame) => frame.CopyTo(_out.AsSpan(Reserve(frame.Length)));
+    /// <summary>A queued frame into the send buffer (internal for tests).</summary>
+    internal void Append(byte[] frame) => frame.CopyTo(Reserve(frame.Length));
 
-    /// <summary>Room for <paramref name="length"/> more bytes in the send buffer; returns where they go.</summary>
-    private int Reserve(int length)
+    /// <summary>
+    /// Room for <paramref name="length"/> more bytes at the end of the send buffer, grown first if need be: the span
+    /// is taken from the buffer after it grew, never before.
+    /// </summary>
+    private Span<byte> Reserve(int length)
     {
         if (_outLength + length > _out.Length)
         {
@@ -158,8 +191,11 @@ internal sealed partial class Http2Connection
 
         var at = _outLength;
         _outLength += length;
-        return at;
+        return _out.AsSpan(at, length);
     }
+
+    /// <summary>The bytes written into the send buffer and not yet sent (tests).</summary>
+    internal ReadOnlySpan<byte> Unsent => _out.AsSpan(0, _outLength);
 
     private async ValueTask SendAllAsync(ReadOnlyMemory<byte> data)
     {

@@ -11,17 +11,22 @@ namespace Harness.LoadTests.Calls.Grpc.Http2;
 /// control frames into one buffer and one socket send (the coalescing is most of the saving over SocketsHttpHandler),
 /// and a reader loop that parses the server's frames from a large buffer and completes the calls
 /// (<see cref="Http2Connection"/>'s Reader part). It takes no new calls once the server says GOAWAY, its stream ids
-/// run out, or it broke; the pool then opens another.
+/// run out, or it broke; the pool then opens another. A server that breaks the protocol or a bound
+/// (<see cref="Http2Limits"/>) is sent a GOAWAY with the error and the connection closes (<see cref="Abort"/>).
 /// </summary>
 internal sealed partial class Http2Connection
 {
     private static readonly object Wake = new();
     private static readonly TimeSpan ConnectTimeout = TimeSpan.FromSeconds(10);
 
+    // How long a GOAWAY may take to go out before the socket closes anyway (a server that does not read).
+    private static readonly TimeSpan GoAwayTimeout = TimeSpan.FromSeconds(1);
+
     private readonly Http2ConnectionPool _pool;
     private readonly EndPoint _endPoint;
     private readonly Socket _socket;
     private readonly long _streamBudget;
+    private readonly int _streamReceiveWindow;
     private readonly Channel<object> _writes = Channel.CreateUnbounded<object>(new UnboundedChannelOptions { SingleReader = false, SingleWriter = false });
     private readonly Dictionary<int, Http2Stream> _streams = [];
     private readonly Lock _sync = new();
@@ -38,15 +43,19 @@ internal sealed partial class Http2Connection
     private volatile bool _goingAway;
     private volatile bool _writerWaiting;
     private volatile StrongBox<Status>? _failed; // set once, under _sync
+    private volatile byte[]? _goAway;            // the GOAWAY the writer sends last, when the runner closes for an error
+    private Task? _writeLoop;
 
     private Status? Failure => _failed?.Value;
 
     /// <param name="streamBudget">How many calls the connection carries in its life: its stream ids (odd, below 2^31) run out at about 2^30.</param>
-    public Http2Connection(Http2ConnectionPool pool, EndPoint endPoint, long streamBudget)
+    /// <param name="streamReceiveWindow">The receive window advertised per stream, and held to.</param>
+    public Http2Connection(Http2ConnectionPool pool, EndPoint endPoint, long streamBudget, int streamReceiveWindow)
     {
         _pool = pool;
         _endPoint = endPoint;
         _streamBudget = streamBudget;
+        _streamReceiveWindow = streamReceiveWindow;
         _socket = endPoint is UnixDomainSocketEndPoint
             ? new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified)
             : new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
@@ -130,7 +139,16 @@ internal sealed partial class Http2Connection
     }
 
     /// <summary>Closes the connection, failing whatever is in flight with <paramref name="status"/>.</summary>
-    public void Fail(Status status)
+    public void Fail(Status status) => Fail(status, goAway: null);
+
+    /// <summary>
+    /// The server broke HTTP/2 or a bound: the calls fail as on a lost connection (so the engine backs off), and the
+    /// server is told why with a GOAWAY of <paramref name="errorCode"/>, sent after what the writer has in hand.
+    /// </summary>
+    private void Abort(uint errorCode, string reason) =>
+        Fail(GrpcStatuses.ForProtocolError(errorCode, reason), Http2Frames.GoAwayFrame(0, errorCode));
+
+    private void Fail(Status status, byte[]? goAway)
     {
         List<Http2Stream> streams;
         lock (_sync)
@@ -147,15 +165,30 @@ internal sealed partial class Http2Connection
         }
 
         _pool.Remove(this);
+        _goAway = goAway;
         _writes.Writer.TryComplete();
         _ready.TrySetException(new RpcException(status));
-        _socket.Dispose();
+        if (goAway is not null && _writeLoop is { } writer)
+        {
+            _ = CloseAfterAsync(writer);
+        }
+        else
+        {
+            _socket.Dispose();
+        }
+
         foreach (var stream in streams)
         {
             stream.Fail(status, reset: false);
         }
 
         // Calls still queued for the writer are failed by it as it stops.
+    }
+
+    private async Task CloseAfterAsync(Task writer)
+    {
+        await Task.WhenAny(writer, Task.Delay(GoAwayTimeout)).ConfigureAwait(false);
+        _socket.Dispose();
     }
 
     private void ReleaseReservation()
@@ -205,7 +238,7 @@ internal sealed partial class Http2Connection
                 }
             }
 
-            _ = WriteLoopAsync();
+            _writeLoop = WriteLoopAsync();
             _ = ReadLoopAsync();
 
             // Calls wait for the server's SETTINGS, so that its stream limit and windows are known before the first one.

@@ -9,7 +9,8 @@ namespace Harness.LoadTests.Calls.Grpc.Http2;
 /// A connection leaves the pool when it breaks, the server sends GOAWAY, or its stream ids run out; the next call
 /// that finds no place opens a new one.
 /// </summary>
-internal sealed class Http2ConnectionPool(EndPoint endPoint, long streamBudget) : IDisposable
+/// <param name="streamReceiveWindow">The receive window its connections advertise per stream (<see cref="Http2Limits.StreamReceiveWindow"/>).</param>
+internal sealed class Http2ConnectionPool(EndPoint endPoint, long streamBudget, int streamReceiveWindow) : IDisposable
 {
     /// <summary>Client stream ids are odd and below 2^31: about 2^30 streams per connection, with a margin.</summary>
     public const long StreamIdBudget = (1L << 30) - 1024;
@@ -47,7 +48,7 @@ internal sealed class Http2ConnectionPool(EndPoint endPoint, long streamBudget) 
                 }
             }
 
-            var fresh = new Http2Connection(this, endPoint, streamBudget);
+            var fresh = new Http2Connection(this, endPoint, streamBudget, streamReceiveWindow);
             fresh.TryReserve();
             _connections = [.. _connections, fresh];
             fresh.Open();

@@ -12,7 +12,10 @@ internal static class Http2Frames
 
     public const int DefaultWindow = 65535;
 
-    /// <summary>The runner's receive window, per stream and for the connection: large, so the server never waits for it.</summary>
+    /// <summary>
+    /// The runner's receive window for the connection, topped up once half is used, and the least per stream
+    /// (<see cref="Http2Limits.StreamReceiveWindow"/>): large, so the server never waits for it.
+    /// </summary>
     public const int ReceiveWindow = 16 * 1024 * 1024;
 
     public const byte Data = 0x0, Headers = 0x1, Priority = 0x2, RstStream = 0x3, Settings = 0x4, PushPromise = 0x5,
@@ -20,10 +23,14 @@ internal static class Http2Frames
 
     public const byte EndStream = 0x1, Ack = 0x1, EndHeaders = 0x4, Padded = 0x8, PriorityFlag = 0x20;
 
-    public const ushort HeaderTableSize = 0x1, EnablePush = 0x2, MaxConcurrentStreams = 0x3, InitialWindowSize = 0x4, MaxFrameSize = 0x5;
+    public const ushort HeaderTableSize = 0x1, EnablePush = 0x2, MaxConcurrentStreams = 0x3, InitialWindowSize = 0x4, MaxFrameSize = 0x5,
+        MaxHeaderListSizeSetting = 0x6;
 
-    public const uint NoError = 0x0, ProtocolError = 0x1, InternalError = 0x2, FlowControlError = 0x3, RefusedStream = 0x7,
-        Cancel = 0x8, CompressionError = 0x9, EnhanceYourCalm = 0xb, InadequateSecurity = 0xc;
+    public const uint NoError = 0x0, ProtocolError = 0x1, InternalError = 0x2, FlowControlError = 0x3, FrameSizeError = 0x6,
+        RefusedStream = 0x7, Cancel = 0x8, CompressionError = 0x9, EnhanceYourCalm = 0xb, InadequateSecurity = 0xc;
+
+    /// <summary>The dynamic table size the runner advertises (SETTINGS_HEADER_TABLE_SIZE): none.</summary>
+    public const int AdvertisedHeaderTableSize = 0;
 
     /// <summary>The client connection preface (RFC 9113 3.4).</summary>
     public static ReadOnlySpan<byte> Preface => "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"u8;
@@ -40,11 +47,16 @@ internal static class Http2Frames
 
     /// <summary>
     /// What the runner sends before anything else: the preface, its SETTINGS (no dynamic table for the server's
-    /// encoder, no push, a large stream window) and a WINDOW_UPDATE raising the connection's window to the same.
+    /// encoder, no push, a large stream window, the header list it accepts) and a WINDOW_UPDATE raising the
+    /// connection's window to <see cref="ReceiveWindow"/>.
     /// </summary>
-    public static byte[] ConnectionStart()
+    public static byte[] ConnectionStart(int streamReceiveWindow)
     {
-        var settings = new (ushort Id, int Value)[] { (HeaderTableSize, 0), (EnablePush, 0), (InitialWindowSize, ReceiveWindow) };
+        var settings = new (ushort Id, int Value)[]
+        {
+            (HeaderTableSize, AdvertisedHeaderTableSize), (EnablePush, 0), (InitialWindowSize, streamReceiveWindow),
+            (MaxHeaderListSizeSetting, Http2Limits.MaxHeaderListSize),
+        };
         var frame = new byte[Preface.Length + HeaderLength + (6 * settings.Length) + HeaderLength + 4];
         Preface.CopyTo(frame);
         var span = frame.AsSpan(Preface.Length);
@@ -109,7 +121,7 @@ internal static class Http2Frames
         FlowControlError => "FLOW_CONTROL_ERROR",
         0x4 => "SETTINGS_TIMEOUT",
         0x5 => "STREAM_CLOSED",
-        0x6 => "FRAME_SIZE_ERROR",
+        FrameSizeError => "FRAME_SIZE_ERROR",
         RefusedStream => "REFUSED_STREAM",
         Cancel => "CANCEL",
         CompressionError => "COMPRESSION_ERROR",

@@ -23,6 +23,7 @@ internal sealed class Http2GrpcClient : IHarnessClient
     private readonly byte[] _callThirdPartyHeaders;
     private readonly bool _asynchronousContinuations;
     private readonly TimeSpan _timeout;
+    private readonly int _maxReceiveMessageSize;
     private EncodedRequest<int>? _lastCompute;
     private EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism)>? _lastCallThirdParty;
 
@@ -38,11 +39,23 @@ internal sealed class Http2GrpcClient : IHarnessClient
     /// A call's deadline (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null): past it the call fails with
     /// DEADLINE_EXCEEDED, as Grpc.Net.Client's deadline does; also sent as <c>grpc-timeout</c>.
     /// </param>
-    public Http2GrpcClient(Uri address, bool asynchronousContinuations = true, long streamsPerConnection = Http2ConnectionPool.StreamIdBudget, TimeSpan? timeout = null)
+    /// <param name="maxReceiveMessageSize">
+    /// The largest reply message accepted, in bytes (Grpc.Net.Client's MaxReceiveMessageSize, 4 MiB by default, at most
+    /// 1 GiB): a reply whose length prefix is larger fails with RESOURCE_EXHAUSTED before any of it is buffered.
+    /// </param>
+    public Http2GrpcClient(
+        Uri address,
+        bool asynchronousContinuations = true,
+        long streamsPerConnection = Http2ConnectionPool.StreamIdBudget,
+        TimeSpan? timeout = null,
+        int maxReceiveMessageSize = Http2Limits.DefaultMaxReceiveMessageSize)
     {
+        ArgumentOutOfRangeException.ThrowIfNegative(maxReceiveMessageSize);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(maxReceiveMessageSize, Http2Limits.MaxReceiveMessageSizeLimit);
         var (endPoint, authority) = Target(address);
         _timeout = timeout ?? CallTimeouts.Default;
-        _pool = new Http2ConnectionPool(endPoint, streamsPerConnection);
+        _maxReceiveMessageSize = maxReceiveMessageSize;
+        _pool = new Http2ConnectionPool(endPoint, streamsPerConnection, Http2Limits.StreamReceiveWindow(maxReceiveMessageSize));
         _computeHeaders = RequestHeaders.Encode($"/{HarnessContract.GrpcService}/{HarnessContract.Compute}", authority, _timeout);
         _callThirdPartyHeaders = RequestHeaders.Encode($"/{HarnessContract.GrpcService}/{HarnessContract.CallThirdParty}", authority, _timeout);
         _asynchronousContinuations = asynchronousContinuations;
@@ -56,7 +69,7 @@ internal sealed class Http2GrpcClient : IHarnessClient
     public Task<ComputeReply> ComputeAsync(int iterations, CancellationToken cancellationToken = default)
     {
         var body = EncodedRequest<int>.Reuse(ref _lastCompute, iterations, static n => Framed(new ComputeRequest { Iterations = n }));
-        var call = new UnaryCall<ComputeReply>(_computeHeaders, body, ComputeReply.Parser, _asynchronousContinuations);
+        var call = new UnaryCall<ComputeReply>(_computeHeaders, body, ComputeReply.Parser, _asynchronousContinuations, _maxReceiveMessageSize);
         Start(call, cancellationToken);
         return call.Task;
     }
@@ -68,7 +81,7 @@ internal sealed class Http2GrpcClient : IHarnessClient
             ref _lastCallThirdParty,
             (fanout, delayMs, style, parallelism),
             static k => Framed(new CallThirdPartyRequest { Fanout = k.Fanout, DelayMs = k.DelayMs, Style = k.Style, Parallelism = k.Parallelism }));
-        var call = new UnaryCall<CallThirdPartyReply>(_callThirdPartyHeaders, body, CallThirdPartyReply.Parser, _asynchronousContinuations);
+        var call = new UnaryCall<CallThirdPartyReply>(_callThirdPartyHeaders, body, CallThirdPartyReply.Parser, _asynchronousContinuations, _maxReceiveMessageSize);
         Start(call, cancellationToken);
         return call.Task;
     }

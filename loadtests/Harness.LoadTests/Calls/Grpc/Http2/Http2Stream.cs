@@ -7,11 +7,14 @@ namespace Harness.LoadTests.Calls.Grpc.Http2;
 /// <summary>
 /// One unary call on an HTTP/2 connection: its request (a pre-encoded header block and gRPC message), its send
 /// window, and the response as the connection's reader loop delivers it. The reader is the only thread that touches
-/// the response fields; completion is claimed once, by the reader, a cancellation or a failed connection.
+/// the response fields; completion is claimed once, by the reader, a cancellation or a failed connection. The reply is
+/// one message of at most <paramref name="maxReceiveMessageSize"/> bytes: a larger length prefix fails the call before
+/// anything is buffered, and a partial message's buffer grows with the bytes received, never past the prefix's length.
 /// </summary>
-internal abstract class Http2Stream(byte[] headerBlock, byte[] body) : IHeaderSink
+internal abstract class Http2Stream(byte[] headerBlock, byte[] body, int maxReceiveMessageSize) : IHeaderSink
 {
     private static readonly Status DeadlineExceeded = new(StatusCode.DeadlineExceeded, "Deadline Exceeded");
+    private const int NoStatus = -1, BadStatus = -2;
 
     private int _done;
     private CancellationTokenRegistration _cancellation;
@@ -20,13 +23,14 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body) : IHeaderSi
     // The response, read only on the connection's reader loop.
     private bool _headersDone;
     private int _httpStatus;
-    private int _grpcStatus = -1;
+    private int _grpcStatus = NoStatus;
+    private Status _badStatus;
     private string? _grpcMessage;
     private bool _grpcContentType;
     private string? _contentType;
     private byte[]? _partial;
     private int _partialLength;
-    private int _receivedSinceUpdate;
+    private int _messageLength; // the prefix's 5 bytes and the message, once the prefix is in _partial
 
     public byte[] HeaderBlock { get; } = headerBlock;
 
@@ -40,6 +44,9 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body) : IHeaderSi
 
     /// <summary>The server's send window for this stream: the writer takes from it, the reader's WINDOW_UPDATEs add to it.</summary>
     public int SendWindow;
+
+    /// <summary>DATA received on the stream (padding included), against the runner's stream window: the reader's alone.</summary>
+    public int Received;
 
     public Http2Connection? Connection { get; set; }
 
@@ -80,6 +87,10 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body) : IHeaderSi
         else if (name.SequenceEqual("grpc-status"u8))
         {
             _grpcStatus = ParseInt(value);
+            if (_grpcStatus == BadStatus)
+            {
+                _badStatus = GrpcStatuses.MalformedStatus(value);
+            }
         }
         else if (name.SequenceEqual("grpc-message"u8))
         {
@@ -105,7 +116,7 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body) : IHeaderSi
         }
 
         _headersDone = true;
-        if (_grpcStatus >= 0)
+        if (_grpcStatus != NoStatus)
         {
             // Trailers-only, or a status among the headers: it decides, as in Grpc.Net.Client, even without END_STREAM
             // (the stream is then reset, nothing more of it being wanted).
@@ -127,16 +138,22 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body) : IHeaderSi
         }
     }
 
-    /// <summary>A DATA frame's payload (padding removed); returns the bytes to give back to the stream's receive window now, if any.</summary>
-    public int OnData(ReadOnlySpan<byte> data, int frameLength, bool endStream)
+    /// <summary>A DATA frame's payload, padding removed (the stream's window is the connection's to count, <see cref="Received"/>).</summary>
+    public void OnData(ReadOnlySpan<byte> data, bool endStream)
     {
         if (!_headersDone)
         {
             Fail(new Status(StatusCode.Internal, "Bad gRPC response. DATA before the response's headers."), reset: true);
-            return 0;
+            return;
         }
 
-        if (!HasReply && !IsDone)
+        if (HasReply && !data.IsEmpty)
+        {
+            Fail(GrpcStatuses.ExcessData, reset: true);
+            return;
+        }
+
+        if (!data.IsEmpty && !IsDone)
         {
             ReadMessage(data);
         }
@@ -144,18 +161,7 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body) : IHeaderSi
         if (endStream)
         {
             Fail(GrpcStatuses.NoStatus, reset: false); // no trailers
-            return 0;
         }
-
-        _receivedSinceUpdate += frameLength;
-        if (_receivedSinceUpdate < Http2Frames.ReceiveWindow / 2)
-        {
-            return 0;
-        }
-
-        var update = _receivedSinceUpdate;
-        _receivedSinceUpdate = 0;
-        return update;
     }
 
     /// <summary>Completes the call with <paramref name="status"/>; <paramref name="reset"/> asks the server to stop the stream (RST_STREAM CANCEL) if it was opened.</summary>
@@ -180,9 +186,13 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body) : IHeaderSi
         {
             Fail(new Status(StatusCode.Internal, "Bad gRPC response. Trailers without END_STREAM."), reset: true);
         }
-        else if (_grpcStatus < 0)
+        else if (_grpcStatus == NoStatus)
         {
             Fail(GrpcStatuses.NoStatus, reset);
+        }
+        else if (_grpcStatus == BadStatus)
+        {
+            Fail(_badStatus, reset);
         }
         else if (_grpcStatus != 0)
         {
@@ -201,21 +211,66 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body) : IHeaderSi
 
     private void ReadMessage(ReadOnlySpan<byte> data)
     {
-        // Most replies come whole in one frame: parsed from the read buffer, no copy.
-        if (_partialLength == 0 && data.Length >= 5 && data.Length >= 5 + (long)BinaryPrimitives.ReadUInt32BigEndian(data[1..]))
+        if (_partialLength == 0 && data.Length >= 5)
         {
-            Parse(data);
+            // Most replies come whole in one frame: parsed from the read buffer, no copy.
+            var length = BinaryPrimitives.ReadUInt32BigEndian(data[1..]);
+            if (length > (uint)maxReceiveMessageSize)
+            {
+                Fail(GrpcStatuses.MessageTooLarge, reset: true);
+                return;
+            }
+
+            if (data.Length >= 5 + (long)length)
+            {
+                Parse(data[..(5 + (int)length)]);
+                if (data.Length > 5 + (long)length)
+                {
+                    Fail(GrpcStatuses.ExcessData, reset: true);
+                }
+
+                return;
+            }
+        }
+
+        if (_partialLength < 5)
+        {
+            // The prefix first, which may itself come in pieces, so the message's length is known before it is buffered.
+            _partial ??= new byte[256];
+            var prefix = Math.Min(5 - _partialLength, data.Length);
+            data[..prefix].CopyTo(_partial.AsSpan(_partialLength));
+            _partialLength += prefix;
+            data = data[prefix..];
+            if (_partialLength < 5)
+            {
+                return;
+            }
+
+            var length = BinaryPrimitives.ReadUInt32BigEndian(_partial.AsSpan(1));
+            if (length > (uint)maxReceiveMessageSize)
+            {
+                Fail(GrpcStatuses.MessageTooLarge, reset: true);
+                return;
+            }
+
+            _messageLength = 5 + (int)length;
+        }
+
+        if (data.Length > _messageLength - _partialLength)
+        {
+            Fail(GrpcStatuses.ExcessData, reset: true);
             return;
         }
 
-        if (_partial is null || _partial.Length < _partialLength + data.Length)
+        if (_partial!.Length < _partialLength + data.Length)
         {
-            Array.Resize(ref _partial, Math.Max(_partialLength + data.Length, (_partial?.Length ?? 256) * 2));
+            // Doubling, as the bytes come, up to the message's own length: no more than twice what was received.
+            Array.Resize(ref _partial, (int)Math.Min(_messageLength, Math.Max(_partialLength + data.Length, 2L * _partial.Length)));
         }
 
         data.CopyTo(_partial.AsSpan(_partialLength));
         _partialLength += data.Length;
-        if (_partialLength >= 5 && _partialLength >= 5 + (long)BinaryPrimitives.ReadUInt32BigEndian(_partial.AsSpan(1)))
+        if (_partialLength == _messageLength)
         {
             Parse(_partial.AsSpan(0, _partialLength));
             _partial = null;
@@ -231,10 +286,9 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body) : IHeaderSi
             return;
         }
 
-        var length = (int)BinaryPrimitives.ReadUInt32BigEndian(framed[1..]);
         try
         {
-            ParseReply(framed.Slice(5, length));
+            ParseReply(framed[5..]);
         }
         catch (InvalidProtocolBufferException)
         {
@@ -258,19 +312,19 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body) : IHeaderSi
         {
             if (c is < (byte)'0' or > (byte)'9' || result > 100_000)
             {
-                return -2;
+                return BadStatus;
             }
 
             result = (result * 10) + (c - '0');
         }
 
-        return value.IsEmpty ? -2 : result;
+        return value.IsEmpty ? BadStatus : result;
     }
 }
 
 /// <summary>A unary call whose reply is a generated protobuf message, completed through a task.</summary>
-internal sealed class UnaryCall<TReply>(byte[] headerBlock, byte[] body, MessageParser<TReply> parser, bool runContinuationsAsynchronously)
-    : Http2Stream(headerBlock, body)
+internal sealed class UnaryCall<TReply>(byte[] headerBlock, byte[] body, MessageParser<TReply> parser, bool runContinuationsAsynchronously, int maxReceiveMessageSize)
+    : Http2Stream(headerBlock, body, maxReceiveMessageSize)
     where TReply : IMessage<TReply>
 {
     private readonly TaskCompletionSource<TReply> _completion = new(
