@@ -25,17 +25,19 @@ internal static partial class FailureStatus
     }
 
     /// <summary>
-    /// True when no connection could be made or the one in use broke (refused, reset, unreachable): WCF's
-    /// <see cref="EndpointNotFoundException"/>, an HTTP call that failed on its socket, and gRPC's UNAVAILABLE when a
-    /// socket error or a failed connection lies under it. A reply that reports an error (a fault, an HTTP status, a
-    /// gRPC status the server sent) is not one: the target is up.
+    /// True when no connection could be made or the one in use broke (refused, reset, unreachable), or the client had
+    /// to close it because of what the server sent (bytes that are not HTTP, a reply cut short, a reply past the
+    /// client's bounds): WCF's <see cref="EndpointNotFoundException"/>, an HTTP call that failed on its socket or its
+    /// framing, and gRPC's UNAVAILABLE when a socket error or a failed connection lies under it. Each makes the engine
+    /// back off, so a server that breaks every connection is not met with thousands of new ones a second. A reply that
+    /// reports an error (a fault, an HTTP status, a gRPC status the server sent) is not one: the target is up.
     /// </summary>
     public static bool IsConnectionFailure(Exception exception) => exception switch
     {
         EndpointNotFoundException => true,
-        RpcException { StatusCode: StatusCode.Unavailable } rpc => rpc.Status.DebugException is { } cause && BrokeOnConnection(cause),
+        RpcException { StatusCode: StatusCode.Unavailable } rpc => rpc.Status.DebugException is { } cause && BrokeOnConnection(cause, closedByClient: false),
         RpcException => false,
-        HttpRequestException or CommunicationException => BrokeOnConnection(exception),
+        HttpRequestException or CommunicationException => BrokeOnConnection(exception, closedByClient: true),
         _ => false,
     };
 
@@ -82,12 +84,21 @@ internal static partial class FailureStatus
         _ => ((int)code).ToString(System.Globalization.CultureInfo.InvariantCulture),
     };
 
-    private static bool BrokeOnConnection(Exception exception)
+    /// <param name="closedByClient">
+    /// An HTTP/1.1 exchange (SOAP): a reply that is not HTTP, cut short or past a bound leaves its connection unusable,
+    /// so the client closes it. Under gRPC (HTTP/2) such a reply fails one stream and the connection goes on: only a
+    /// socket error or a failed connection counts there.
+    /// </param>
+    private static bool BrokeOnConnection(Exception exception, bool closedByClient)
     {
         // Bounded: exception chains are short, but a cycle must not hang a request's path.
         for (var (e, depth) = (exception, 0); e is not null && depth < 16; e = e.InnerException, depth++)
         {
-            if (e is SocketException or HttpRequestException { HttpRequestError: HttpRequestError.ConnectionError })
+            if (e is SocketException or HttpRequestException { HttpRequestError: HttpRequestError.ConnectionError }
+                || (closedByClient && e is HttpRequestException
+                {
+                    HttpRequestError: HttpRequestError.InvalidResponse or HttpRequestError.ResponseEnded or HttpRequestError.ConfigurationLimitExceeded,
+                }))
             {
                 return true;
             }

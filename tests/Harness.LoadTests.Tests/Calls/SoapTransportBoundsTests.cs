@@ -16,7 +16,7 @@ public sealed class SoapTransportBoundsTests
     private const string Envelope = "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body>{0}</s:Body></s:Envelope>";
 
     [Fact]
-    public async Task LeanClient_ReplyPastTheBound_IsResponseTooLarge_NotAConnectionFailure()
+    public async Task LeanClient_ReplyPastTheBound_IsResponseTooLarge_AndBackedOffAsAClosedConnection()
     {
         await using var server = new ScriptedHttpServer(e => e.WriteAsync(
             $"HTTP/1.1 200 OK\r\nContent-Length: {SoapTransport.DefaultMaxReplySize + 1}\r\n\r\n<s:Envelope"));
@@ -26,7 +26,8 @@ public sealed class SoapTransportBoundsTests
 
         Assert.NotNull(ex);
         Assert.Equal("response-too-large", FailureStatus.Of(ex));
-        Assert.False(FailureStatus.IsConnectionFailure(ex));
+        // The client closed the connection on it: the engine backs off, as for a broken connection.
+        Assert.True(FailureStatus.IsConnectionFailure(ex));
     }
 
     [Fact]
