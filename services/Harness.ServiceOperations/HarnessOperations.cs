@@ -17,17 +17,20 @@ public sealed class HarnessOperations
     public static readonly string[] Names = [ComputeName, CallThirdPartyName];
 
     private readonly WorkloadLimits _limits;
+    private readonly ComputeWorkOptions _computeWork;
     private readonly ThirdPartyWorkload _thirdParty;
     private readonly OperationTracker _tracker;
 
-    public HarnessOperations(WorkloadLimits limits, ThirdPartyWorkload thirdParty, OperationTracker tracker)
+    public HarnessOperations(WorkloadLimits limits, ComputeWorkOptions computeWork, ThirdPartyWorkload thirdParty, OperationTracker tracker)
     {
         _limits = limits;
+        _computeWork = computeWork;
         _thirdParty = thirdParty;
         _tracker = tracker;
     }
 
-    /// <param name="iterations">How many times the loop runs.</param>
+    /// <param name="iterations">How many times the loop runs, times <c>ComputeWork__Factor</c> (1.0 unless a benchmark
+    /// asks for more); the limit applies to the requested count.</param>
     /// <param name="cancellationToken">The call's own token (the gRPC call's, or the HTTP request's abort token), so a
     /// call the client has abandoned (a deadline, a cancellation, a closed connection) stops and frees its core.</param>
     /// <exception cref="WorkloadArgumentException"><paramref name="iterations"/> is outside the limit.</exception>
@@ -38,7 +41,7 @@ public sealed class HarnessOperations
         var scope = _tracker.Begin(ComputeName);
         try
         {
-            return CpuWorkload.Run(iterations, cancellationToken);
+            return CpuWorkload.Run(_computeWork.Scale(iterations), cancellationToken);
         }
         catch
         {

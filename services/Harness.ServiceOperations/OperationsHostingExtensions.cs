@@ -12,7 +12,7 @@ namespace Harness.ServiceOperations;
 public static class OperationsHostingExtensions
 {
     /// <summary>
-    /// The validated <c>Workloads</c> limits and <c>ThirdParty</c> client, the operation tracker (published on
+    /// The validated <c>Workloads</c> limits, <c>ComputeWork</c> factor and <c>ThirdParty</c> client, the operation tracker (published on
     /// /metrics) and <see cref="HarnessOperations"/>. Needs <c>AddHarnessScheduling</c>: fan-outs run on the mode's scheduler.
     /// </summary>
     public static WebApplicationBuilder AddHarnessOperations(this WebApplicationBuilder builder)
@@ -21,8 +21,11 @@ public static class OperationsHostingExtensions
         builder.Services.AddOptions<WorkloadLimits>().BindConfiguration(WorkloadLimits.SectionName).ValidateOnStart();
         builder.Services.AddSingleton<IValidateOptions<ThirdPartyOptions>, ThirdPartyOptionsValidator>();
         builder.Services.AddOptions<ThirdPartyOptions>().BindConfiguration(ThirdPartyOptions.SectionName).ValidateOnStart();
+        builder.Services.AddSingleton<IValidateOptions<ComputeWorkOptions>, ComputeWorkOptionsValidator>();
+        builder.Services.AddOptions<ComputeWorkOptions>().BindConfiguration(ComputeWorkOptions.SectionName).ValidateOnStart();
 
         builder.Services.AddSingleton(sp => sp.GetRequiredService<IOptions<WorkloadLimits>>().Value);
+        builder.Services.AddSingleton(sp => sp.GetRequiredService<IOptions<ComputeWorkOptions>>().Value);
         builder.Services.AddSingleton(new OperationTracker(HarnessOperations.Names));
         builder.Services.AddSingleton<IMetricsSource, OperationMetrics>();
         builder.Services.AddSingleton<HarnessOperations>();

@@ -44,3 +44,15 @@ internal sealed class ThirdPartyOptionsValidator : IValidateOptions<ThirdPartyOp
             : ValidateOptionsResult.Fail($"ThirdParty__Timeout must be positive; got {options.Timeout}.");
     }
 }
+
+internal sealed class ComputeWorkOptionsValidator : IValidateOptions<ComputeWorkOptions>
+{
+    public ValidateOptionsResult Validate(string? name, ComputeWorkOptions options)
+    {
+        // The negated form also refuses NaN, which every comparison answers false to.
+        return options.Factor is >= ComputeWorkOptions.MinFactor and <= ComputeWorkOptions.MaxFactor
+            ? ValidateOptionsResult.Success
+            : ValidateOptionsResult.Fail(FormattableString.Invariant(
+                $"ComputeWork__Factor must be between 1.0 and 10.0 (a benchmarking aid: the Compute work per requested iteration); got {options.Factor}."));
+    }
+}

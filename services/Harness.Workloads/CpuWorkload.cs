@@ -6,7 +6,8 @@ namespace Harness.Workloads;
 /// <param name="Result">The largest Fibonacci number not above 100 (always 89; returned so the loop cannot be optimised away).</param>
 /// <param name="ThreadId">The managed thread that ran the loop.</param>
 /// <param name="Elapsed">Wall-clock time of the loop alone.</param>
-public readonly record struct ComputeResult(long Result, int ThreadId, TimeSpan Elapsed);
+/// <param name="Iterations">The iterations the loop ran.</param>
+public readonly record struct ComputeResult(long Result, int ThreadId, TimeSpan Elapsed, int Iterations);
 
 /// <summary>The CPU-bound operation: the loop of experiment S0 (docs/experiments.md), with no I/O and no allocation inside.</summary>
 public static class CpuWorkload
@@ -40,7 +41,7 @@ public static class CpuWorkload
         }
 
         stopwatch.Stop();
-        return new ComputeResult(result, Environment.CurrentManagedThreadId, stopwatch.Elapsed);
+        return new ComputeResult(result, Environment.CurrentManagedThreadId, stopwatch.Elapsed, iterations);
     }
 
     // Kept out of line so each iteration does the whole walk; an inlined constant loop could be folded away.

@@ -14,6 +14,8 @@ public sealed class ConfigurationValidationTests
     [InlineData("--Scheduling:IocpConcurrency=-1", "Scheduling__IocpConcurrency must be 0 (= processor count) or more; got -1.")]
     [InlineData("--Scheduling:CustomPoolMaxThreads=0", "Scheduling__CustomPoolMaxThreads must be between max(1, CustomPoolMinThreads) and 32767; got 0.")]
     [InlineData("--Workloads:MaxFanout=0", "Workloads__MaxFanout must be between 1 and 10000; got 0.")]
+    [InlineData("--ComputeWork:Factor=0.5", "ComputeWork__Factor must be between 1.0 and 10.0 (a benchmarking aid: the Compute work per requested iteration); got 0.5.")]
+    [InlineData("--ComputeWork:Factor=10.5", "ComputeWork__Factor must be between 1.0 and 10.0 (a benchmarking aid: the Compute work per requested iteration); got 10.5.")]
     [InlineData("--ThirdParty:BaseAddress=ftp://stub/", "ThirdParty__BaseAddress must be an absolute http(s) URI; got 'ftp://stub/'.")]
     [InlineData("--Listen:Address=localhost", "Listen__Address must be an IP address such as 127.0.0.1 or 0.0.0.0; got 'localhost'.")]
     [InlineData("--Http2:MaxStreamsPerConnection=0", "Http2__MaxStreamsPerConnection must be 1 or more (Kestrel's default is 100); got 0.")]
