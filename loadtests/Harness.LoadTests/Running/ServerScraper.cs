@@ -17,7 +17,21 @@ namespace Harness.LoadTests.Running;
 /// </param>
 internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, double seriesOffsetSeconds, ProgressTracker? progress = null, bool mayHaveNone = false)
 {
+    /// <summary>
+    /// The largest /metrics body read (16 MiB; a service's exposition is a few KB to a few MB). HttpClient's own default
+    /// is 2 GiB, and it rents room for a <c>Content-Length</c> up front: a target that announces 1 GiB, or streams a
+    /// body without end, would make every scrape hold as much as it could read in its second.
+    /// </summary>
+    public const int MaxBodySize = 16 * 1024 * 1024;
+
     private static readonly TimeSpan ReadTimeout = TimeSpan.FromMilliseconds(900);
+
+    /// <summary>
+    /// The client a run reads /metrics with (each series' scraper and the ideal's quiet wait): its body bounded by
+    /// <see cref="MaxBodySize"/>, its head by HttpClient's 64 KiB. A body past the bound fails the read, as a target
+    /// that does not answer.
+    /// </summary>
+    public static HttpClient NewHttpClient() => new() { MaxResponseContentBufferSize = MaxBodySize };
 
     public async Task RunAsync(string seriesId, Uri metricsAddress, CancellationToken cancellationToken)
     {
