@@ -7,7 +7,7 @@ namespace Harness.LoadTests.Tests;
 /// <summary>
 /// The run's /metrics reads against a target that answers with more than any exposition: each read gives up at the
 /// body's bound (<see cref="ServerScraper.MaxBodySize"/>) and says the target did not answer, rather than holding what
-/// it could read in its second (HttpClient's own bound is 2 GiB, and it makes room for a Content-Length up front).
+/// it could read in its second (HttpClient's own bound is 2 GiB), or waiting for a gigabyte that will never come.
 /// </summary>
 public sealed class ServerScraperTests : IDisposable
 {
