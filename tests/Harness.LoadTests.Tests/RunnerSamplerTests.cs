@@ -65,7 +65,7 @@ public sealed class RunnerSamplerTests : IDisposable
         Assert.Contains("InvalidDataException: procfs", note.Message, StringComparison.Ordinal);
     }
 
-    private static RunManifest Manifest(string series) => new(
+    internal static RunManifest Manifest(string series) => new(
         RunManifest.CurrentFormatVersion,
         "20260101-000000",
         DateTimeOffset.UnixEpoch,

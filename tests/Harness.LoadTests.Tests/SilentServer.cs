@@ -1,4 +1,3 @@
-using System.Net;
 using System.Net.Sockets;
 
 namespace Harness.LoadTests.Tests;
@@ -9,72 +8,24 @@ namespace Harness.LoadTests.Tests;
 /// </summary>
 internal sealed class SilentServer : IAsyncDisposable
 {
-    private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
-    private readonly CancellationTokenSource _stop = new();
-    private readonly List<Socket> _accepted = [];
-    private readonly Task _accepting;
-    private int _connections;
+    private readonly LoopbackListener _listener = new(static (socket, _, stop) => DrainAsync(socket, stop));
 
-    public SilentServer()
-    {
-        _listener.Start();
-        _accepting = AcceptAsync();
-    }
-
-    public int Port => ((IPEndPoint)_listener.LocalEndpoint).Port;
+    public int Port => _listener.Port;
 
     public Uri Address => new($"http://127.0.0.1:{Port}");
 
     /// <summary>Connections accepted so far.</summary>
-    public int Connections => Volatile.Read(ref _connections);
+    public int Connections => _listener.Accepted;
 
-    public async ValueTask DisposeAsync()
-    {
-        await _stop.CancelAsync();
-        _listener.Stop();
-        await _accepting;
-        lock (_accepted)
-        {
-            foreach (var socket in _accepted)
-            {
-                socket.Dispose();
-            }
-        }
-
-        _stop.Dispose();
-    }
-
-    private async Task AcceptAsync()
-    {
-        while (!_stop.IsCancellationRequested)
-        {
-            Socket socket;
-            try
-            {
-                socket = await _listener.AcceptSocketAsync(_stop.Token);
-            }
-            catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
-            {
-                return;
-            }
-
-            Interlocked.Increment(ref _connections);
-            lock (_accepted)
-            {
-                _accepted.Add(socket);
-            }
-
-            _ = DrainAsync(socket);
-        }
-    }
+    public ValueTask DisposeAsync() => _listener.DisposeAsync();
 
     // Reads and drops, so that the client's sends never block on a full window: silence, not back-pressure.
-    private async Task DrainAsync(Socket socket)
+    private static async Task DrainAsync(Socket socket, CancellationToken stop)
     {
         var buffer = new byte[16 * 1024];
         try
         {
-            while (await socket.ReceiveAsync(buffer, SocketFlags.None, _stop.Token) > 0)
+            while (await socket.ReceiveAsync(buffer, SocketFlags.None, stop) > 0)
             {
             }
         }

@@ -101,7 +101,7 @@ internal sealed class RunOrchestrator(IAnsiConsole console, RunSinks sinks)
         RunOptions options, ITargetProvider targets, IReadOnlyList<ModeRun> plan, GuardedRecorder recording, IRunSink? telemetry,
         CancellationToken cancellationToken)
     {
-        using var scrapeHttp = new HttpClient();
+        using var scrapeHttp = ServerScraper.NewHttpClient();
         var progress = new ProgressPrinter(console, new ProgressTracker(plan.Sum(m => m.Series.Count), options.SeriesLoad().Duration));
         var run = new RunContext(options, recording, progress, scrapeHttp, targets as ISeriesWatcher) { Follower = telemetry?.Follower };
         if (telemetry is not null)

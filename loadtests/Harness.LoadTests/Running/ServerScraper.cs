@@ -17,7 +17,21 @@ namespace Harness.LoadTests.Running;
 /// </param>
 internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, double seriesOffsetSeconds, ProgressTracker? progress = null, bool mayHaveNone = false)
 {
+    /// <summary>
+    /// The largest /metrics body read (16 MiB; a service's exposition is a few KB to a few MB). HttpClient's own default
+    /// is 2 GiB: a target that streams a body without end made every scrape buffer what it could read in its second
+    /// (a runner of 1.1 GB after a 4 s series), and one that announces 1 GiB was waited on until the read's timeout.
+    /// </summary>
+    public const int MaxBodySize = 16 * 1024 * 1024;
+
     private static readonly TimeSpan ReadTimeout = TimeSpan.FromMilliseconds(900);
+
+    /// <summary>
+    /// The client a run reads /metrics with (each series' scraper and the ideal's quiet wait): its body bounded by
+    /// <see cref="MaxBodySize"/>, its head by HttpClient's 64 KiB. A body past the bound fails the read, as a target
+    /// that does not answer.
+    /// </summary>
+    public static HttpClient NewHttpClient() => new() { MaxResponseContentBufferSize = MaxBodySize };
 
     public async Task RunAsync(string seriesId, Uri metricsAddress, CancellationToken cancellationToken)
     {

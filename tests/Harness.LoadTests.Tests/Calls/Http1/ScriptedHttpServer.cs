@@ -1,4 +1,3 @@
-using System.Net;
 using System.Net.Sockets;
 using System.Text;
 
@@ -13,73 +12,33 @@ internal sealed class ScriptedHttpServer : IAsyncDisposable
 {
     private static readonly TimeSpan ReadLimit = TimeSpan.FromSeconds(10);
 
-    private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
     private readonly Func<Exchange, Task> _answer;
-    private readonly CancellationTokenSource _stop = new();
-    private readonly List<Task> _connections = [];
-    private readonly Task _accepting;
-    private int _accepted;
+    private readonly LoopbackListener _listener;
 
     /// <param name="answer">Writes the reply to one request; it may close the connection (<see cref="Exchange.Close"/>).</param>
     public ScriptedHttpServer(Func<Exchange, Task> answer)
     {
         _answer = answer;
-        _listener.Start();
-        Address = new Uri($"http://127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}/svc");
-        _accepting = AcceptAsync();
+        _listener = new LoopbackListener(ServeAsync);
+        Address = new Uri($"http://127.0.0.1:{_listener.Port}/svc");
     }
 
     public Uri Address { get; }
 
-    public int Accepted => Volatile.Read(ref _accepted);
+    public int Accepted => _listener.Accepted;
 
     public List<string> Requests { get; } = [];
 
-    public async ValueTask DisposeAsync()
-    {
-        await _stop.CancelAsync();
-        _listener.Stop();
-        await _accepting;
-        Task[] connections;
-        lock (_connections)
-        {
-            connections = [.. _connections];
-        }
+    public ValueTask DisposeAsync() => _listener.DisposeAsync();
 
-        await Task.WhenAll(connections).WaitAsync(TimeSpan.FromSeconds(10));
-        _stop.Dispose();
-    }
-
-    private async Task AcceptAsync()
-    {
-        while (!_stop.IsCancellationRequested)
-        {
-            Socket socket;
-            try
-            {
-                socket = await _listener.AcceptSocketAsync(_stop.Token);
-            }
-            catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
-            {
-                return;
-            }
-
-            var connection = Interlocked.Increment(ref _accepted);
-            lock (_connections)
-            {
-                _connections.Add(ServeAsync(socket, connection));
-            }
-        }
-    }
-
-    private async Task ServeAsync(Socket socket, int connection)
+    private async Task ServeAsync(Socket socket, int connection, CancellationToken stop)
     {
         using var _ = socket;
         try
         {
-            for (var index = 1; !_stop.IsCancellationRequested; index++)
+            for (var index = 1; !stop.IsCancellationRequested; index++)
             {
-                using var timeout = CancellationTokenSource.CreateLinkedTokenSource(_stop.Token);
+                using var timeout = CancellationTokenSource.CreateLinkedTokenSource(stop);
                 timeout.CancelAfter(ReadLimit);
                 if (await ReadRequestAsync(socket, timeout.Token) is not { } request)
                 {

@@ -1,5 +1,4 @@
 using System.Buffers.Binary;
-using System.Net;
 using System.Net.Sockets;
 using System.Threading.Channels;
 
@@ -13,24 +12,30 @@ namespace Harness.LoadTests.Tests.Calls.Http2;
 /// </summary>
 internal sealed class ScriptedHttp2Server : IAsyncDisposable
 {
-    private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
     private readonly Func<ServerConnection, Task> _script;
-    private readonly CancellationTokenSource _stop = new();
     private readonly List<ServerConnection> _connections = [];
-    private readonly List<Task> _running = [];
-    private readonly Task _accepting;
+    private readonly LoopbackListener _listener;
 
     /// <param name="script">Plays one connection, after the client's preface has been read.</param>
     public ScriptedHttp2Server(Func<ServerConnection, Task> script)
     {
         _script = script;
-        _listener.Start(512);
-        Address = new Uri($"http://127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}");
-        _accepting = AcceptAsync();
+        _listener = new LoopbackListener((socket, _, stop) =>
+        {
+            var connection = new ServerConnection(socket, stop);
+            lock (_connections)
+            {
+                _connections.Add(connection);
+            }
+
+            return ServeAsync(connection);
+        });
+        Address = new Uri($"http://127.0.0.1:{_listener.Port}");
     }
 
     public Uri Address { get; }
 
+    /// <summary>Connections accepted so far, each one that <see cref="Connection"/> can already hand out.</summary>
     public int Accepted
     {
         get
@@ -50,47 +55,7 @@ internal sealed class ScriptedHttp2Server : IAsyncDisposable
         }
     }
 
-    public async ValueTask DisposeAsync()
-    {
-        await _stop.CancelAsync();
-        _listener.Stop();
-        await _accepting;
-        Task[] running;
-        lock (_connections)
-        {
-            running = [.. _running];
-            foreach (var connection in _connections)
-            {
-                connection.Socket.Dispose();
-            }
-        }
-
-        await Task.WhenAll(running).WaitAsync(TimeSpan.FromSeconds(10));
-        _stop.Dispose();
-    }
-
-    private async Task AcceptAsync()
-    {
-        while (!_stop.IsCancellationRequested)
-        {
-            Socket socket;
-            try
-            {
-                socket = await _listener.AcceptSocketAsync(_stop.Token);
-            }
-            catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
-            {
-                return;
-            }
-
-            var connection = new ServerConnection(socket, _stop.Token);
-            lock (_connections)
-            {
-                _connections.Add(connection);
-                _running.Add(ServeAsync(connection));
-            }
-        }
-    }
+    public ValueTask DisposeAsync() => _listener.DisposeAsync();
 
     private async Task ServeAsync(ServerConnection connection)
     {
