@@ -7,6 +7,12 @@ namespace Harness.LoadTests.Running;
 /// </summary>
 internal static class BoundedCall
 {
+    /// <summary>
+    /// How long past a call's own timeout its bound waits, so that the client reports its own failure first (the lean
+    /// gRPC client looks for deadlines every 100 ms, so its DEADLINE_EXCEEDED can come a little after the timeout).
+    /// </summary>
+    public static readonly TimeSpan Grace = TimeSpan.FromSeconds(1);
+
     /// <summary>Runs <paramref name="call"/>; past <paramref name="bound"/> it is cancelled and left behind.</summary>
     /// <exception cref="TimeoutException">The call did not end within <paramref name="bound"/>.</exception>
     public static async Task RunAsync(Func<CancellationToken, Task> call, TimeSpan bound, CancellationToken cancellationToken)

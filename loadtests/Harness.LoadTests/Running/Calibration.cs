@@ -69,13 +69,14 @@ internal static class Calibration
         while (calls < WarmCalls + MaxCalls && clock.Elapsed < TimeBound)
         {
             var left = TimeBound - clock.Elapsed;
-            var bound = left < callTimeout ? left : callTimeout;
+            var cut = left < callTimeout + BoundedCall.Grace;
+            var bound = cut ? left : callTimeout + BoundedCall.Grace;
             var started = Stopwatch.GetTimestamp();
             try
             {
                 await BoundedCall.RunAsync(call, bound, cancellationToken);
             }
-            catch (TimeoutException) when (!cancellationToken.IsCancellationRequested && bound < callTimeout)
+            catch (TimeoutException) when (!cancellationToken.IsCancellationRequested && cut)
             {
                 // Cut by the calibration's own bound, not by the call's timeout: too few, said below.
                 break;

@@ -92,11 +92,19 @@ internal sealed partial class Http2Connection
     private void OpenStreams()
     {
         _windowBlocked.RemoveAll(s => s.IsDone || SendData(s));
+        var now = Environment.TickCount64;
         while (_unopened.TryPeek(out var stream))
         {
             if (stream.IsDone)
             {
                 _unopened.Dequeue(); // cancelled before it was sent
+                continue;
+            }
+
+            if (stream.IsPastDeadline(now))
+            {
+                _unopened.Dequeue(); // its deadline passed while it waited for a stream of the server's limit
+                stream.ExpireDeadline();
                 continue;
             }
 

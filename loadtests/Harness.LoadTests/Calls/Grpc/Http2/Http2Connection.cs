@@ -59,6 +59,7 @@ internal sealed partial class Http2Connection
         _socket = endPoint is UnixDomainSocketEndPoint
             ? new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified)
             : new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        StartSweeping();
     }
 
     /// <summary>True while it may take new calls (tests).</summary>
@@ -108,6 +109,7 @@ internal sealed partial class Http2Connection
         }
         else
         {
+            WaitForReady(stream);
             _ = StartWhenReadyAsync(stream);
         }
     }
@@ -164,6 +166,7 @@ internal sealed partial class Http2Connection
             _open = 0;
         }
 
+        StopSweeping();
         _pool.Remove(this);
         _goAway = goAway;
         _writes.Writer.TryComplete();
@@ -215,10 +218,12 @@ internal sealed partial class Http2Connection
         }
         catch (RpcException ex)
         {
+            Ready(stream);
             stream.Fail(ex.Status, reset: false);
             return;
         }
 
+        Ready(stream);
         Enqueue(stream);
     }
 

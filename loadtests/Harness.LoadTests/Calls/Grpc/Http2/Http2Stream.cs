@@ -18,7 +18,7 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body, int maxRece
 
     private int _done;
     private CancellationTokenRegistration _cancellation;
-    private ITimer? _deadline;
+    private long _deadline; // Environment.TickCount64 when the call is due; 0: none
 
     // The response, read only on the connection's reader loop.
     private bool _headersDone;
@@ -67,16 +67,15 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body, int maxRece
     /// Fails the call with DEADLINE_EXCEEDED (and resets its stream) if it is not done within <paramref name="timeout"/>,
     /// as Grpc.Net.Client's deadline does. Call it once the stream has its connection, so the failure releases its place.
     /// </summary>
-    public void WatchDeadline(TimeSpan timeout)
-    {
-        // A bare timer-queue entry: no CancellationTokenSource, nothing finalizable.
-        _deadline = TimeProvider.System.CreateTimer(static s => ((Http2Stream)s!).Fail(DeadlineExceeded, reset: true), this, timeout, System.Threading.Timeout.InfiniteTimeSpan);
-        if (IsDone)
-        {
-            // Done before the timer was stored, so Release did not see it.
-            _deadline.Dispose();
-        }
-    }
+    /// <remarks>Its connection looks for it (<see cref="Http2Connection.DeadlineSweep"/>): no timer per call.</remarks>
+    public void WatchDeadline(TimeSpan timeout) =>
+        Volatile.Write(ref _deadline, Environment.TickCount64 + Math.Max(1, (long)Math.Ceiling(timeout.TotalMilliseconds)));
+
+    /// <summary>True when the call is not done and its deadline is at or before <paramref name="now"/> (<see cref="Environment.TickCount64"/>).</summary>
+    public bool IsPastDeadline(long now) => Volatile.Read(ref _deadline) is var due && due != 0 && now >= due && !IsDone;
+
+    /// <summary>Fails the call with DEADLINE_EXCEEDED and resets its stream, as Grpc.Net.Client's deadline does.</summary>
+    public void ExpireDeadline() => Fail(DeadlineExceeded, reset: true);
 
     public void OnHeader(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
     {
@@ -301,7 +300,6 @@ internal abstract class Http2Stream(byte[] headerBlock, byte[] body, int maxRece
     private void Release(bool reset)
     {
         _cancellation.Unregister();
-        _deadline?.Dispose();
         Connection?.Release(this, reset);
     }
 
