@@ -35,7 +35,7 @@ public sealed class CheckerCanFailTests
         { "Job", "runner", "{op: remove, path: /spec/template/spec/initContainers/0/args/4}|Job/runner: wait-for-services waits for" },
         { "Job", "runner", "{op: replace, path: /spec/template/spec/initContainers/0/securityContext/readOnlyRootFilesystem, value: false}|Job/runner container wait-for-services: readOnlyRootFilesystem must be true" },
         { "Job", "runner", "{op: add, path: /spec/template/spec/containers/0/args/-, value: '--assert=p99 under 3s'}|Job/runner container runner: Invalid threshold" },
-        { "Job", "runner", "{op: replace, path: /spec/template/spec/containers/0/args/4, value: --output=/tmp}|--output /tmp is not on a writable PersistentVolumeClaim mount" },
+        { "Job", "runner", "{op: replace, path: /spec/template/spec/containers/0/args/6, value: --output=/tmp}|--output /tmp is not on a writable PersistentVolumeClaim mount" },
         { "Job", "runner", "{op: replace, path: /spec/activeDeadlineSeconds, value: 300}|activeDeadlineSeconds 300 does not fit" },
         { "Job", "collect", "{op: remove, path: /spec/backoffLimit}|Job/collect: backoffLimit and activeDeadlineSeconds must be set" },
         { "Namespace", "harness", "{op: replace, path: /metadata/labels/pod-security.kubernetes.io~1enforce, value: baseline}|pod-security.kubernetes.io/enforce must be restricted" },

@@ -46,7 +46,9 @@ internal static class CallRuns
         Assert.NotNull(run.Series);
         Assert.Equal(seriesId, run.Series.Id);
         Assert.True(run.Seconds.Sum(s => s.Requests) > 0, run.Output);
-        Assert.True(run.Seconds.Sum(s => s.Failures) == 0, string.Join(", ", run.Seconds.SelectMany(s => s.StatusCounts).Select(c => $"{c.Key}={c.Value}")));
+        Assert.True(
+            run.Seconds.Sum(s => s.Failures) == 0,
+            string.Join(", ", run.Seconds.SelectMany(s => s.StatusCounts).Select(c => $"{c.Key}={c.Value}")) + Environment.NewLine + run.Output);
         Assert.DoesNotContain(run.Events, e => e.Kind == "target-down");
     }
 
