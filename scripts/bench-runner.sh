@@ -87,17 +87,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# Two free loopback ports in a row (the gRPC service's metrics are read at the port after its own), below the
-# ephemeral range, where the load tools' own connections would otherwise take them, and used by no socket at all.
-free_pair() {
-  local port low
-  low=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
-  for _ in $(seq 1 50); do
-    port=$((10000 + RANDOM % (low - 10002)))
-    if ! ss -Htan "( sport = :$port or sport = :$((port + 1)) )" | grep -q .; then echo "$port"; return; fi
-  done
-  echo "error: no two free loopback ports in a row found" >&2; exit 5
-}
 
 # start NAME DLL PORT ADMIN: the service in the chosen mode, healthy within 60 s.
 start_service() {
@@ -268,7 +257,7 @@ echo "bench-runner: Compute(iterations=1), $concurrency at once, ${duration}s pe
 echo "machine load before: $(uptime | sed 's/.*load average/load average/')"
 printf '%-5s %-8s %3s %10s %14s %6s  %s\n' stack tool run "req/s" "CPU s/1k req" conns time
 for stack in ${stacks//,/ }; do
-  port=$(free_pair)
+  port=$(free_ports 2) # the gRPC service's metrics are read at the port after its own
   admin=$((port + 1))
   if [ "$stack" = grpc ]; then
     start_service grpc Harness.GrpcService.dll "$port" "$admin"

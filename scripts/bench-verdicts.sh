@@ -168,16 +168,6 @@ elif has_part gate; then
   done
 fi
 
-# free_ports: the first of three free loopback ports in a row (service, admin, metrics), none in the ephemeral range.
-free_ports() {
-  local port low
-  low=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
-  for _ in $(seq 1 50); do
-    port=$((10000 + RANDOM % (low - 10004)))
-    if ! ss -Htan "( sport = :$port or sport = :$((port + 1)) or sport = :$((port + 2)) )" | grep -q .; then echo "$port"; return; fi
-  done
-  die "no three free loopback ports in a row found"
-}
 
 pids=()
 stop_services() {
@@ -225,8 +215,8 @@ if has_part power; then
       dir="$out/power-$f-$r"; mkdir -p "$dir"
       load=$(cut -d' ' -f1 /proc/loadavg); started=$(date +%s)
       echo "power run $r/$power_runs, B at factor $f (load average $load) $(date -u +%T)" >&2
-      pa=$(free_ports); start_grpc a "$pa" 1.0 "$dir/a.log"
-      pb=$(free_ports); start_grpc b "$pb" "$f" "$dir/b.log"
+      pa=$(free_ports 3); start_grpc a "$pa" 1.0 "$dir/a.log"
+      pb=$(free_ports 3); start_grpc b "$pb" "$f" "$dir/b.log"
       code=0
       dotnet "$runner_out/harness.dll" run --stacks grpc --operations compute --modes a,b --repeat "$repeat" --time-scale "$scale" \
         --target "grpc=http://127.0.0.1:$pa,metrics=http://127.0.0.1:$((pa + 2))/,mode=a" \

@@ -11,6 +11,23 @@ runner_out="$root/loadtests/Harness.LoadTests/bin/Release/net10.0"
 
 die() { echo "error: $1" >&2; exit "${2:-1}"; }
 
+# free_ports N: the first of N free loopback ports in a row (a service's own, then its admin or metrics ports), below the
+# ephemeral range, where load tools' own connections would otherwise take them, and used by no socket at all.
+free_ports() {
+  local count=$1 port low filter i
+  low=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+  for _ in $(seq 1 50); do
+    port=$((10000 + RANDOM % (low - 10000 - count)))
+    filter="sport = :$port"
+    for ((i = 1; i < count; i++)); do filter+=" or sport = :$((port + i))"; done
+    if ! ss -Htan "( $filter )" | grep -q .; then
+      echo "$port"
+      return
+    fi
+  done
+  die "no $count free loopback ports in a row found" 5
+}
+
 whole_number() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || die "$1 '$2': takes a whole number of 1 or more." 2; }
 
 require_docker() {
