@@ -79,7 +79,19 @@ public static class ModeComparison
         return Build(run.Manifest, SeriesSummary.ForRun(run));
     }
 
+    /// <summary>The groups, their modes judged as one family (<see cref="ReportVerdicts"/>) of the modes alone.</summary>
     public static IReadOnlyList<ModeComparisonGroup> Build(RunManifest manifest, IReadOnlyList<SeriesSummary> summaries)
+    {
+        var groups = Unjudged(manifest, summaries);
+        ReportVerdicts.Judge(groups, []);
+        return groups;
+    }
+
+    /// <summary>
+    /// The groups with every ratio's 95 % interval and no verdict yet, for a caller that judges them in a larger family
+    /// (a run's report: with its gRPC ÷ SOAP pairs, <see cref="RunAnalysis"/>).
+    /// </summary>
+    internal static IReadOnlyList<ModeComparisonGroup> Unjudged(RunManifest manifest, IReadOnlyList<SeriesSummary> summaries)
     {
         ArgumentNullException.ThrowIfNull(manifest);
         ArgumentNullException.ThrowIfNull(summaries);
@@ -125,7 +137,6 @@ public static class ModeComparison
             groups.Add(new ModeComparisonGroup(group.Key.Stack, group.Key.Operation, baseline.Key, rows, modes));
         }
 
-        ReportVerdicts.Judge(groups, []);
         return groups;
     }
 
@@ -139,16 +150,6 @@ public static class ModeComparison
         3 => "rd",
         _ => "th",
     });
-
-    /// <summary>
-    /// Per figure, how much repetitions of one mode differ, pooled over <paramref name="modes"/>' repeated modes: the
-    /// noise every ratio between them is judged against (null where no mode was repeated or a value is 0).
-    /// </summary>
-    public static IReadOnlyDictionary<ModeFigure, RepetitionNoise?> NoiseOf(IEnumerable<ModeSummary> modes)
-    {
-        var list = modes.ToList();
-        return ModeFigures.All.ToDictionary(f => f, f => RepetitionNoise.Pool(list.Where(m => m.IsRepeated).Select(m => m.ValuesOf(f))));
-    }
 
     /// <summary>How a repetition is labelled in tables and charts: <c>threadpool #2</c>.</summary>
     public static string RepetitionLabel(SeriesInfo series)

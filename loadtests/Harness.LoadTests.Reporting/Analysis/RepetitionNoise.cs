@@ -7,7 +7,9 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// How much one figure (a mean, a p99, req/s) moves between processes of the same mode in one run: the pooled
 /// standard deviation of the figure's logarithm about each mode's own mean, over every repeated mode of a comparison.
 /// On a log scale a process that is 10 % slower is the same step whatever the figure's size, and a ratio of two
-/// modes becomes a difference, which is what a t interval needs.
+/// modes becomes a difference, which is what a t interval needs. It measures the run's noise floor (the glance's
+/// sentence, <see cref="RunNoiseFloor"/>); the intervals that carry verdicts are <see cref="RatioTest"/>'s, from the
+/// two arms compared alone.
 /// </summary>
 /// <param name="LogSd">Pooled standard deviation of ln(figure) between repetitions of one mode.</param>
 /// <param name="DegreesOfFreedom">Σ (repetitions − 1) over the modes pooled.</param>
@@ -47,20 +49,6 @@ public sealed record RepetitionNoise(double LogSd, int DegreesOfFreedom)
         }
 
         return degrees == 0 ? null : new RepetitionNoise(Math.Sqrt(squares / degrees), degrees);
-    }
-
-    /// <summary>
-    /// The noise of two runs together (<c>harness compare</c>): each run's repeated modes add their own deviations
-    /// about their own mean, as in <see cref="Pool"/>, so a difference between the runs is not counted as noise;
-    /// the degrees of freedom add up. Null when neither run repeated a mode (or a value is not positive).
-    /// </summary>
-    /// <param name="runA">Run A's modes, each the figure of one mode's repetitions.</param>
-    /// <param name="runB">Run B's modes, likewise.</param>
-    public static RepetitionNoise? Across(IEnumerable<IReadOnlyList<double>> runA, IEnumerable<IReadOnlyList<double>> runB)
-    {
-        ArgumentNullException.ThrowIfNull(runA);
-        ArgumentNullException.ThrowIfNull(runB);
-        return Pool(runA.Concat(runB));
     }
 
     /// <summary>
