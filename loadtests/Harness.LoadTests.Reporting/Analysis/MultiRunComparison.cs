@@ -43,6 +43,9 @@ public sealed record GateResult(GateOutcome Outcome, double Limit, IReadOnlyList
 {
     public IEnumerable<GatedFigure> Failed => Figures.Where(f => f.Verdict is { Fails: true });
 
+    /// <summary>The failed figures, as the console, the page and comparison.md list them.</summary>
+    public IReadOnlyList<Regression> Regressions => [.. Failed.Select(f => new Regression(f.SeriesKey, f.RunId, f.Figure))];
+
     /// <summary>Judged, neither failing nor clearing the limit: what makes the gate inconclusive.</summary>
     public IEnumerable<GatedFigure> Undecided => Figures.Where(f => f.Verdict is { Fails: false, Clears: false });
 
@@ -205,24 +208,6 @@ public sealed record MultiRunComparison(
         }
 
         return new GateResult(outcome, limit, figures);
-    }
-
-    /// <summary>Every gated figure the gate at <paramref name="percent"/> finds worse by more than it (<see cref="Gate"/>).</summary>
-    public IReadOnlyList<Regression> Regressions(double percent) =>
-        [.. Gate(percent).Failed.Select(f => new Regression(f.SeriesKey, f.RunId, f.Figure))];
-
-    /// <summary>The gated figures the gate cannot judge: no test on them (a single run on both sides, a figure of 0).</summary>
-    public IReadOnlyList<Regression> Unjudged() =>
-        [.. Gated().Where(p => p.Figure.Ratio.Test is null).Select(p => new Regression(p.Key, p.RunId, p.Figure))];
-
-    /// <summary>True when the gate has figures and could judge none of them: its pass would say nothing, so it is not given.</summary>
-    public bool GateJudgesNothing
-    {
-        get
-        {
-            var gated = Gated().ToList();
-            return gated.Count > 0 && gated.All(p => p.Figure.Ratio.Test is null);
-        }
     }
 
     private IEnumerable<(string Key, string RunId, ComparedFigure Figure)> Gated() =>

@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using MathNet.Numerics.Distributions;
 
 namespace Harness.LoadTests.Reporting.Analysis;
@@ -35,6 +36,10 @@ public sealed record RatioTest(double LogRatio, double StandardError, int Degree
 {
     // How many points of the chi-square distribution average the power (a midpoint rule over its quantiles).
     private const int PowerQuadrature = 256;
+
+    // Per degrees of freedom, √(V/df) at the quadrature's points: the same for every comparison of a run, and each is a
+    // root-finding; a detectable change asks for them some 40 times per comparison, and the report per format.
+    private static readonly ConcurrentDictionary<int, double[]> _chiScales = new();
 
     /// <summary>exp(<see cref="LogRatio"/>): the ratio of the two arms' geometric means.</summary>
     public double Ratio => Math.Exp(LogRatio);
@@ -115,10 +120,9 @@ public sealed record RatioTest(double LogRatio, double StandardError, int Degree
         var t = RepetitionNoise.TwoSidedT(DegreesOfFreedom, confidence);
         var shift = (Math.Log(1 + Math.Abs(change)) - Math.Log(1 + tolerance)) / StandardError;
         double sum = 0;
-        for (var i = 0; i < PowerQuadrature; i++)
+        foreach (var scale in ChiScales(DegreesOfFreedom))
         {
-            var v = ChiSquared.InvCDF(DegreesOfFreedom, (i + 0.5) / PowerQuadrature);
-            sum += Normal.CDF(0, 1, shift - (t * Math.Sqrt(v / DegreesOfFreedom)));
+            sum += Normal.CDF(0, 1, shift - (t * scale));
         }
 
         return sum / PowerQuadrature;
@@ -145,6 +149,9 @@ public sealed record RatioTest(double LogRatio, double StandardError, int Degree
 
         return high;
     }
+
+    private static double[] ChiScales(int degrees) => _chiScales.GetOrAdd(degrees, df =>
+        [.. Enumerable.Range(0, PowerQuadrature).Select(i => Math.Sqrt(ChiSquared.InvCDF(df, (i + 0.5) / PowerQuadrature) / df))]);
 
     private double UpperTail(double t) => 1 - StudentT.CDF(0, 1, DegreesOfFreedom, t);
 

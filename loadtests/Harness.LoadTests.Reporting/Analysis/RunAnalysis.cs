@@ -48,7 +48,7 @@ public sealed record RunAnalysis(
         ArgumentNullException.ThrowIfNull(run);
         var summaries = SeriesSummary.ForRun(run);
         var results = thresholds is null ? [] : ThresholdEvaluator.Evaluate(summaries, SoakDefaults.With(run.Manifest, thresholds));
-        var groups = ModeComparison.Build(run.Manifest, summaries);
+        var groups = ModeComparison.Unjudged(run.Manifest, summaries);
         var (stacks, family) = ReportVerdicts.Judge(groups, StackComparison.Build(run.Manifest, summaries));
         return new RunAnalysis(
             run, summaries, groups, results, SoakDefaults.Verdicts(run.Manifest, summaries, results), warnings ?? [], RunNoiseFloor.Of(groups),

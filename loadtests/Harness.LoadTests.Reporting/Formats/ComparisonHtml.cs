@@ -95,7 +95,7 @@ public static class ComparisonHtml
             var list = lines.Count == 0 ? string.Empty : "<ul>" + string.Concat(lines.Select(l => $"<li>{E(l)}</li>")) + "</ul>";
             var css = result.Outcome switch { GateOutcome.Pass => "ok", GateOutcome.Fail => "error", _ => "warn" };
             html.AppendLine(CultureInfo.InvariantCulture,
-                $"<div class=\"notice {css}\" id=\"gate\">Regression gate: {MarkdownToHtml(ComparisonMarkdown.GateText(comparison, gate))}{list}</div>");
+                $"<div class=\"notice {css}\" id=\"gate\">Regression gate: {MarkdownToHtml(ComparisonMarkdown.GateText(result, gate))}{list}</div>");
         }
 
         ModeFigure[] figures = [ModeFigure.Mean, ModeFigure.P99, ModeFigure.P999, ModeFigure.RequestsPerSecond, ModeFigure.ErrorRate, ModeFigure.ContextSwitchesPerRequest];

@@ -34,8 +34,9 @@ public static class ComparisonMarkdown
             md.AppendLine();
             md.AppendLine("## Regression gate");
             md.AppendLine();
-            md.AppendLine(GateText(comparison, gate));
-            foreach (var line in GateLines(comparison.Gate(gate)))
+            var result = comparison.Gate(gate);
+            md.AppendLine(GateText(result, gate));
+            foreach (var line in GateLines(result))
             {
                 md.AppendLine(CultureInfo.InvariantCulture, $"- {line}");
             }
@@ -68,10 +69,11 @@ public static class ComparisonMarkdown
         + "candidate in one run (docs/compare.md, \"The regression gate\"). Warm-up seconds are left out; latency is that of successful requests.";
 
     /// <summary>One line: the gate's outcome, and its rule.</summary>
-    public static string GateText(MultiRunComparison comparison, double gatePercent)
+    /// <param name="gate">The gate's answer (<see cref="MultiRunComparison.Gate"/>).</param>
+    /// <param name="gatePercent">Its limit as given, for the text.</param>
+    public static string GateText(GateResult gate, double gatePercent)
     {
-        ArgumentNullException.ThrowIfNull(comparison);
-        var gate = comparison.Gate(gatePercent);
+        ArgumentNullException.ThrowIfNull(gate);
         var notJudged = gate.NotJudged.Count();
         if (gate.JudgesNothing)
         {

@@ -112,8 +112,7 @@ public static class ComparisonWriter
         }
 
         var result = comparison.Gate(gate);
-        var regressions = comparison.Regressions(gate);
-        List<string> lines = ["Regression gate: " + ComparisonMarkdown.GateText(comparison, gate).Replace("**", string.Empty, StringComparison.Ordinal)];
+        List<string> lines = ["Regression gate: " + ComparisonMarkdown.GateText(result, gate).Replace("**", string.Empty, StringComparison.Ordinal)];
         lines.AddRange(ComparisonMarkdown.GateLines(result).Select(l => "  " + l));
         var exit = result.JudgesNothing ? ExitRefused : result.Outcome switch
         {
@@ -121,6 +120,6 @@ public static class ComparisonWriter
             GateOutcome.Pass => ExitOk,
             _ => onInconclusive switch { InconclusiveGate.Pass => ExitOk, InconclusiveGate.Fail => ExitRegression, _ => ExitInconclusive },
         };
-        return new ComparisonOutcome(exit, null, files, regressions, lines, seriesBySeries) { Stacks = stacks };
+        return new ComparisonOutcome(exit, null, files, result.Regressions, lines, seriesBySeries) { Stacks = stacks };
     }
 }
