@@ -9,6 +9,8 @@ namespace Harness.LoadTests.Tests;
 /// failed by the timeout, not a clean series of no requests.
 /// </summary>
 [Trait("Category", "EndToEnd")]
+// Alone, with the whole-run hostile tests: floods and failing calls by the thousand starve a test beside them.
+[Collection(nameof(HostileRunTests))]
 public sealed class SilentTargetTests
 {
     // The bound: quick at 0.2 is 2 s of warm-up and 4 s of load, then the runner's own warm-up calls, the

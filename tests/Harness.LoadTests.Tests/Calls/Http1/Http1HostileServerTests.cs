@@ -11,6 +11,8 @@ namespace Harness.LoadTests.Tests.Calls.Http1;
 /// <c>response-too-large</c> (<see cref="HttpRequestError.ConfigurationLimitExceeded"/>, as HttpClient's limits), closes
 /// the connection, and leaves the client's buffer no larger than the bytes it needed.
 /// </summary>
+// Alone, with the whole-run hostile tests: floods and failing calls by the thousand starve a test beside them.
+[Collection(nameof(HostileRunTests))]
 public sealed class Http1HostileServerTests
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(20);

@@ -15,6 +15,8 @@ namespace Harness.LoadTests.Tests.Calls.Http2;
 /// (docs/hostile-servers.md), and the client stops taking what the server sends (the server could send only a bounded
 /// part of what it tried before the client closed, or was told to stop).
 /// </summary>
+// Alone, with the whole-run hostile tests: floods and failing calls by the thousand starve a test beside them.
+[Collection(nameof(HostileRunTests))]
 public sealed class HostileServerTests
 {
     private static readonly TimeSpan Bound = TimeSpan.FromSeconds(15);
