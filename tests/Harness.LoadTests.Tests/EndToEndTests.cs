@@ -20,7 +20,9 @@ public sealed class EndToEndTests
         // a second or two (at the profile's 20 users the gRPC one took 15 s), and each Compute series ends, and its
         // lone calls settle, without a queue of long calls behind it.
         var (exitCode, text) = await HarnessRun.InvokeAsync(
-            "--time-scale", "0.05", "--users", "4", "--delay-ms", "50", "--iterations", "100000", "--output", output, "--assert", "errors<50%");
+            "--time-scale", "0.05", "--users", "4", "--delay-ms", "50", "--iterations", "100000", "--output", output,
+            // Not threadpool's: its starved series may give up most of its few calls at the end, and those count as failures (in-flight-at-end).
+            "--assert", "mode=iocp:errors<50%", "--assert", "mode=custompool:errors<50%");
 
         // Assert
         Assert.True(exitCode == 0, text);

@@ -26,7 +26,9 @@ public static class SettlementText
         }
 
         return settlement.AllSettled
-            ? $"Repeated until settled: {rounds}; all {settlement.Comparisons.Count - unjudgeable} comparisons that could be judged settled (95 % together).{without}"
+            ? unjudgeable == 0
+                ? $"Repeated until settled: {rounds}; all {settlement.Comparisons.Count} comparisons settled (95 % together)."
+                : $"Repeated until settled: {rounds}; all {settlement.Comparisons.Count - unjudgeable} comparisons that could be judged settled (95 % together).{without}"
             : $"Repeated until settled: {rounds}; {settled} of {settlement.Comparisons.Count} comparisons settled, "
                 + $"{settlement.Unsettled.Count()} stayed unsettled: {string.Join(", ", settlement.Unsettled.Select(Name))}.{without}";
     }
