@@ -18,7 +18,8 @@ public sealed class HarnessSoapClient : IHarnessClient
 
     /// <param name="baseAddress">The service's base address; the endpoint path is appended.</param>
     /// <param name="timeout">Send and receive timeout; BasicHttpBinding's one minute when null.</param>
-    public HarnessSoapClient(Uri baseAddress, TimeSpan? timeout = null)
+    /// <param name="maxReceivedMessageSize">The largest reply taken, in bytes (the binding's MaxReceivedMessageSize); BasicHttpBinding's 64 KiB when null.</param>
+    public HarnessSoapClient(Uri baseAddress, TimeSpan? timeout = null, int? maxReceivedMessageSize = null)
     {
         ArgumentNullException.ThrowIfNull(baseAddress);
         var binding = new BasicHttpBinding(BasicHttpSecurityMode.None);
@@ -26,6 +27,13 @@ public sealed class HarnessSoapClient : IHarnessClient
         {
             binding.SendTimeout = t;
             binding.ReceiveTimeout = t;
+        }
+
+        if (maxReceivedMessageSize is { } size)
+        {
+            // A buffered binding holds the whole reply: its buffer is the message's bound.
+            binding.MaxReceivedMessageSize = size;
+            binding.MaxBufferSize = size;
         }
 
         _factory = new ChannelFactory<IHarnessSoapService>(binding, new EndpointAddress(new Uri(baseAddress, HarnessContract.SoapPath)));

@@ -12,8 +12,16 @@ public static class LoadChannel
     /// <param name="address">
     /// A plain-text HTTP/2 address, e.g. <c>http://127.0.0.1:5082</c>, or a Unix domain socket, <c>unix:///tmp/grpc.sock</c>.
     /// </param>
-    public static GrpcChannel For(Uri address)
+    /// <remarks>Replies are taken whatever their size: a load run may carry large replies of other people's services.</remarks>
+    public static GrpcChannel For(Uri address) => For(address, maxReceiveMessageSize: null);
+
+    /// <param name="address">As <see cref="For(Uri)"/>.</param>
+    /// <param name="maxReceiveMessageSize">
+    /// The largest reply message taken, in bytes (a larger one fails its call with RESOURCE_EXHAUSTED); null for no bound.
+    /// </param>
+    public static GrpcChannel For(Uri address, int? maxReceiveMessageSize)
     {
+        ArgumentNullException.ThrowIfNull(address);
         var handler = new SocketsHttpHandler
         {
             // Kestrel allows 100 streams per HTTP/2 connection by default (our services raise it with
@@ -38,8 +46,7 @@ public static class LoadChannel
         {
             HttpHandler = handler,
             DisposeHttpClient = true,
-            // A load run may carry large replies of other people's services; the client's 4 MB default would fail them.
-            MaxReceiveMessageSize = null,
+            MaxReceiveMessageSize = maxReceiveMessageSize,
         });
     }
 

@@ -110,6 +110,45 @@ public sealed class MeasurementOptionsTests
         Assert.Equal(TimeSpan.FromSeconds(3), Bind("run", "--time-scale", "0.2", "--timeout", "3s").Measurement.CallTimeout);
     }
 
+    [Fact]
+    public void MaxMessageSize_ByDefault_Is4MiB()
+    {
+        Assert.Equal(4 * 1024 * 1024, Bind("run").Measurement.MaxMessageSize);
+        Assert.Equal(1024, Bind("run", "--max-message-size", "1KiB").Measurement.MaxMessageSize);
+    }
+
+    [Theory]
+    [InlineData("4MiB", 4 * 1024 * 1024)]
+    [InlineData("1kib", 1024)]
+    [InlineData("1GiB", 1 << 30)]
+    [InlineData("64k", 64 * 1024)]
+    [InlineData("16m", 16 * 1024 * 1024)]
+    [InlineData("2048", 2048)]
+    public void MaxMessageSize_AsWritten(string text, int bytes) => Assert.Equal(bytes, MeasurementOptions.ParseMaxMessageSize(text));
+
+    [Theory]
+    [InlineData("1023", "--max-message-size '1023' is out of range: the largest reply is from 1KiB to 1GiB (1,024 to 1,073,741,824 bytes).")]
+    [InlineData("2GiB", "--max-message-size '2GiB' is out of range: the largest reply is from 1KiB to 1GiB (1,024 to 1,073,741,824 bytes).")]
+    [InlineData("0", "--max-message-size '0' is out of range: the largest reply is from 1KiB to 1GiB (1,024 to 1,073,741,824 bytes).")]
+    [InlineData("-4MiB", "--max-message-size '-4MiB' is not a size from 1KiB to 1GiB; write e.g. 4MiB (the default), 64KiB or 1048576 (bytes).")]
+    [InlineData("4 MB", "--max-message-size '4 MB' is not a size from 1KiB to 1GiB; write e.g. 4MiB (the default), 64KiB or 1048576 (bytes).")]
+    [InlineData("MiB", "--max-message-size 'MiB' is not a size from 1KiB to 1GiB; write e.g. 4MiB (the default), 64KiB or 1048576 (bytes).")]
+    public void MaxMessageSize_Refused_NamingTheLimits(string text, string expected)
+    {
+        var ex = Assert.Throws<UsageException>(() => MeasurementOptions.ParseMaxMessageSize(text));
+
+        Assert.Equal(expected, ex.Message);
+    }
+
+    [Fact]
+    public async Task MaxMessageSize_Invalid_IsRefusedByTheCommand_WithExitCode2()
+    {
+        var (exitCode, text) = await HarnessRun.InvokeAsync("run", "--max-message-size", "512", "--output", HarnessRun.TempFolder());
+
+        Assert.Equal(2, exitCode);
+        Assert.Contains("--max-message-size '512' is out of range: the largest reply is from 1KiB to 1GiB", text, StringComparison.Ordinal);
+    }
+
     /// <summary>The options <c>harness</c> would run with.</summary>
     internal static Running.RunOptions Bind(params string[] args)
     {

@@ -9,17 +9,26 @@ namespace Harness.LoadTests.Calls;
 /// <summary>
 /// Turns a <see cref="CallRequest"/> into a <see cref="CallPlan"/> before any load: the gRPC method's descriptors
 /// (<c>--protoset</c>, <c>--proto</c>, else the server's reflection) or the SOAP operation's WSDL (unless
-/// <c>--envelope</c>), then the data encoded once at its template's ends, so what cannot work is refused here.
+/// <c>--envelope</c>), then the data encoded once at its template's ends, so what cannot work is refused here. What is
+/// read from the server is bounded (<see cref="SetupReads"/>): in size, and in time by the run's <c>--timeout</c>.
 /// </summary>
 internal static class CallResolver
 {
     /// <param name="address">The first target's address, whose reflection or WSDL describes the call.</param>
+    /// <param name="timeout">
+    /// The run's <c>--timeout</c>: each call's, and the bound of reading the WSDL (its imports included) or the reflection.
+    /// </param>
+    /// <param name="maxMessageSize">The run's <c>--max-message-size</c>: the largest reply its clients take.</param>
     /// <param name="progress">Told what is being read before a step that may take seconds.</param>
     /// <exception cref="CallSetupException">One line naming what is wrong and what is valid.</exception>
-    public static Task<CallPlan> ResolveAsync(CallRequest request, Uri address, Action<string> progress, CancellationToken cancellationToken) =>
-        request.Stack == "grpc" ? GrpcAsync(request, address, progress, cancellationToken) : SoapAsync(request, address, progress, cancellationToken);
+    public static Task<CallPlan> ResolveAsync(
+        CallRequest request, Uri address, TimeSpan timeout, int maxMessageSize, Action<string> progress, CancellationToken cancellationToken) =>
+        request.Stack == "grpc"
+            ? GrpcAsync(request, address, timeout, maxMessageSize, progress, cancellationToken)
+            : SoapAsync(request, address, timeout, maxMessageSize, progress, cancellationToken);
 
-    private static async Task<CallPlan> GrpcAsync(CallRequest request, Uri address, Action<string> progress, CancellationToken cancellationToken)
+    private static async Task<CallPlan> GrpcAsync(
+        CallRequest request, Uri address, TimeSpan timeout, int maxMessageSize, Action<string> progress, CancellationToken cancellationToken)
     {
         var headers = new Metadata();
         foreach (var (key, value) in request.Metadata)
@@ -40,8 +49,8 @@ internal static class CallResolver
         else
         {
             progress($"reading {request.Call}'s descriptors from the server reflection of {address}");
-            using var channel = LoadChannel.For(address);
-            method = await ReflectionSource.FindAsync(channel.CreateCallInvoker(), address, request.Call, headers, cancellationToken);
+            using var channel = LoadChannel.For(address, SetupReads.MaxBytes);
+            method = await ReflectionSource.FindAsync(channel.CreateCallInvoker(), address, request.Call, headers, timeout, cancellationToken);
         }
 
         var writer = new ProtoJsonWriter(method.Registry);
@@ -51,11 +60,12 @@ internal static class CallResolver
             $"{request.Call} ({method.Input.FullName} → {method.Output.FullName}, described by {method.Source})",
             body,
             parameters,
-            (target, timeout) => new GrpcCallClient(target, method.Service, method.Name, headers, timeout),
+            (target, callTimeout) => new GrpcCallClient(target, method.Service, method.Name, headers, callTimeout, maxMessageSize),
             (reply, ct) => ProtoFiles.DecodeAsync(method, reply, ct));
     }
 
-    private static async Task<CallPlan> SoapAsync(CallRequest request, Uri address, Action<string> progress, CancellationToken cancellationToken)
+    private static async Task<CallPlan> SoapAsync(
+        CallRequest request, Uri address, TimeSpan timeout, int maxMessageSize, Action<string> progress, CancellationToken cancellationToken)
     {
         if (request.Envelope is { } envelope)
         {
@@ -64,18 +74,19 @@ internal static class CallResolver
                 $"{request.Call} (the envelope of {envelope}, SOAPAction \"{action}\")",
                 new RequestBody(request.Template, Encoding.UTF8.GetBytes),
                 Parameters(request, ("envelope", envelope), ("soapAction", action)),
-                (target, timeout) => new SoapCallClient(target, action, SoapVersion.Soap11, request.Metadata, timeout),
+                (target, callTimeout) => new SoapCallClient(target, action, SoapVersion.Soap11, request.Metadata, callTimeout, maxMessageSize),
                 DescribeXmlAsync);
         }
 
         progress($"reading the WSDL of {request.Wsdl ?? address.ToString()}");
-        using var http = new HttpClient();
+        // Bounded as ServerScraper's /metrics reads: a body past the bound fails as it comes; the time is the load's own bound.
+        using var http = new HttpClient { MaxResponseContentBufferSize = SetupReads.MaxBytes, Timeout = Timeout.InfiniteTimeSpan };
         foreach (var (name, value) in request.Metadata)
         {
             http.DefaultRequestHeaders.TryAddWithoutValidation(name, value);
         }
 
-        var wsdl = await WsdlDocument.LoadAsync(request.Wsdl, address, http, cancellationToken);
+        var wsdl = await WsdlDocument.LoadAsync(request.Wsdl, address, http, timeout, cancellationToken);
         var (operation, input) = wsdl.Find(request.Call);
         var writer = new SoapEnvelopeWriter(wsdl.Schemas, input, wsdl.Version);
         var body = new RequestBody(request.Template, json => Fits(() => writer.Encode(json), $"--data does not fit {operation.Name}'s input {input.Name.LocalName}"));
@@ -84,7 +95,7 @@ internal static class CallResolver
             $"{request.Call} (input {input.Name}, SOAPAction \"{soapAction}\", described by {wsdl.Source})",
             body,
             Parameters(request, ("wsdl", wsdl.Source), ("soapAction", soapAction)),
-            (target, timeout) => new SoapCallClient(target, soapAction, wsdl.Version, request.Metadata, timeout),
+            (target, callTimeout) => new SoapCallClient(target, soapAction, wsdl.Version, request.Metadata, callTimeout, maxMessageSize),
             DescribeXmlAsync);
     }
 

@@ -8,6 +8,15 @@ internal static class CallTimeouts
     /// <summary>k6's default per-request timeout, and BasicHttpBinding's send timeout: what a client gets when not told.</summary>
     public static readonly TimeSpan Default = TimeSpan.FromSeconds(60);
 
+    /// <summary>The longest a connection's setup may take when the call's timeout is longer: SocketsHttpHandler's usual 10 s.</summary>
+    public static readonly TimeSpan MaxConnectTimeout = TimeSpan.FromSeconds(10);
+
+    /// <summary>
+    /// How long a connection's setup (the TCP connect, and HTTP/2's wait for the server's SETTINGS) may take: 10 s, or
+    /// the call's timeout when shorter, so that a server that accepts nothing never holds a call past its timeout.
+    /// </summary>
+    public static TimeSpan ConnectTimeout(TimeSpan callTimeout) => callTimeout < MaxConnectTimeout ? callTimeout : MaxConnectTimeout;
+
     /// <summary>
     /// The <c>grpc-timeout</c> header's value, as gRPC over HTTP/2 spells it: at most 8 digits and a unit, here whole
     /// milliseconds rounded up (<c>3000m</c>; an hour is <c>3600000m</c>), coarser units when that many would not fit.

@@ -1,4 +1,5 @@
 using Harness.LoadTests.Calls;
+using Harness.LoadTests.Running;
 using Harness.LoadTests.Targets;
 using Spectre.Console;
 
@@ -13,9 +14,12 @@ internal static class CallSetup
     private static readonly TimeSpan ShowReplyBound = TimeSpan.FromSeconds(30);
 
     /// <exception cref="CallSetupException">The call cannot be made as given; one line naming what is wrong and what is valid.</exception>
-    public static async Task<CallPlan> ResolveAsync(IAnsiConsole console, CallRequest request, ServiceTarget target, CancellationToken cancellationToken)
+    /// <param name="measurement">The run's <c>--timeout</c> (which bounds what the setup reads) and <c>--max-message-size</c>.</param>
+    public static async Task<CallPlan> ResolveAsync(
+        IAnsiConsole console, CallRequest request, ServiceTarget target, MeasurementSettings measurement, CancellationToken cancellationToken)
     {
-        var plan = await CallResolver.ResolveAsync(request, target.ServiceAddress, message => console.MarkupLineInterpolated($"[grey]{message}[/]"), cancellationToken);
+        var plan = await CallResolver.ResolveAsync(
+            request, target.ServiceAddress, measurement.CallTimeout, measurement.MaxMessageSize, message => console.MarkupLineInterpolated($"[grey]{message}[/]"), cancellationToken);
         console.MarkupLineInterpolated($"[grey]--call {plan.Description}; {(request.Template.IsConstant ? "one request, encoded once" : "a request rendered per call")}[/]");
         if (request.ShowReply)
         {

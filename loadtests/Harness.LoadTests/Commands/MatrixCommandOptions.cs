@@ -81,11 +81,19 @@ internal sealed class MatrixCommandOptions
         return (run, new MatrixSettings(host, run.Stacks, parse.GetValue(ImageTag)!, cpus, memory, fault));
     }
 
-    /// <summary>Docker's size syntax: a number with an optional b, k, m or g suffix (powers of 1024).</summary>
+    /// <summary>
+    /// Docker's size syntax: a number with an optional b, k, m or g suffix (powers of 1024); also KiB, MiB and GiB, as
+    /// the runner's own bounds are written.
+    /// </summary>
     public static bool TryParseBytes(string text, out long bytes)
     {
         bytes = 0;
         var trimmed = text.Trim().ToLowerInvariant();
+        if (trimmed.Length > 3 && trimmed.EndsWith("ib", StringComparison.Ordinal) && trimmed[^3] is 'k' or 'm' or 'g')
+        {
+            trimmed = trimmed[..^2];
+        }
+
         if (trimmed.Length == 0)
         {
             return false;

@@ -1,4 +1,6 @@
 using System.CommandLine;
+using System.Globalization;
+using Harness.LoadTests.Calls;
 using Harness.LoadTests.Common;
 using Harness.LoadTests.Engine;
 using Harness.LoadTests.Profiles;
@@ -6,7 +8,10 @@ using Harness.LoadTests.Running;
 
 namespace Harness.LoadTests.Commands;
 
-/// <summary>The options of how a series is measured (<c>--warm-up</c>, <c>--backoff</c>, <c>--timeout</c>), shared by <c>run</c>, <c>matrix</c> and <c>calibrate</c>.</summary>
+/// <summary>
+/// The options of how a series is measured (<c>--warm-up</c>, <c>--backoff</c>, <c>--timeout</c>, <c>--max-message-size</c>),
+/// shared by <c>run</c>, <c>matrix</c> and <c>calibrate</c>.
+/// </summary>
 internal sealed class MeasurementOptions
 {
     /// <summary>A longer wait would keep a user from noticing that its target is back for most of a short series.</summary>
@@ -35,11 +40,18 @@ internal sealed class MeasurementOptions
         DefaultValueFactory = _ => "60s",
     };
 
+    public Option<string> MaxMessageSize { get; } = new("--max-message-size")
+    {
+        Description = "The largest reply a client takes: a gRPC message or a SOAP body; a larger one fails its call (RESOURCE_EXHAUSTED, response-too-large), e.g. 4MiB or 64k; 1KiB to 1GiB.",
+        DefaultValueFactory = _ => "4MiB",
+    };
+
     public void AddTo(Command command)
     {
         command.Options.Add(WarmUp);
         command.Options.Add(Backoff);
         command.Options.Add(Timeout);
+        command.Options.Add(MaxMessageSize);
     }
 
     /// <param name="timeScale">The run's <c>--time-scale</c>, which scales the default warm-up (a warm-up given explicitly is taken as written).</param>
@@ -47,7 +59,29 @@ internal sealed class MeasurementOptions
     public MeasurementSettings Bind(ParseResult parse, double timeScale) => new(
         ParseBackoff(parse.GetValue(Backoff)!),
         parse.GetValue(WarmUp) is { } warmUp ? ParseWarmUp(warmUp) : MeasurementSettings.DefaultWarmUp * timeScale,
-        ParseTimeout(parse.GetValue(Timeout)!));
+        ParseTimeout(parse.GetValue(Timeout)!))
+    {
+        MaxMessageSize = ParseMaxMessageSize(parse.GetValue(MaxMessageSize)!),
+    };
+
+    /// <summary>
+    /// The largest reply a client takes, in bytes: a whole number with an optional binary unit (<c>KiB</c>, <c>MiB</c>,
+    /// <c>GiB</c>, or <c>k</c>, <c>m</c>, <c>g</c> as <c>--memory</c> writes them), from 1 KiB to 1 GiB.
+    /// </summary>
+    /// <exception cref="UsageException">Not a size, or outside 1 KiB .. 1 GiB.</exception>
+    public static int ParseMaxMessageSize(string text)
+    {
+        const string Range = "1KiB to 1GiB";
+        if (!MatrixCommandOptions.TryParseBytes(text, out var size))
+        {
+            throw new UsageException($"--max-message-size '{text}' is not a size from {Range}; write e.g. 4MiB (the default), 64KiB or 1048576 (bytes).");
+        }
+
+        return size is >= MessageSizes.Min and <= MessageSizes.Max
+            ? (int)size
+            : throw new UsageException(string.Create(
+                CultureInfo.InvariantCulture, $"--max-message-size '{text}' is out of range: the largest reply is from {Range} ({MessageSizes.Min:N0} to {MessageSizes.Max:N0} bytes)."));
+    }
 
     /// <summary>A call's timeout, from a millisecond to an hour; not scaled by <c>--time-scale</c> (a server's slowness is not the profile's).</summary>
     /// <exception cref="UsageException">Not a duration, or outside 1 ms .. 1 h.</exception>

@@ -47,7 +47,7 @@ internal static class RunCommand
         {
             try
             {
-                run = run with { Call = await CallSetup.ResolveAsync(console, request, run.Targets[0], cancellationToken) };
+                run = run with { Call = await CallSetup.ResolveAsync(console, request, run.Targets[0], run.Measurement, cancellationToken) };
             }
             catch (CallSetupException ex)
             {

@@ -71,7 +71,7 @@ internal sealed class RunCommandOptions
 
     public Option<int?> MetricsPort { get; } = MetricsPortOption.Create("the run's figures (requests, failures and latency by series, users, in flight, phase, the runner's CPU and memory)");
 
-    /// <summary>How each series is measured: <c>--warm-up</c>, <c>--backoff</c>, <c>--timeout</c>.</summary>
+    /// <summary>How each series is measured: <c>--warm-up</c>, <c>--backoff</c>, <c>--timeout</c>, <c>--max-message-size</c>.</summary>
     public MeasurementOptions Measurement { get; } = new();
 
     /// <summary>The scenarios of a user's own app (<c>HarnessApp.RunAsync</c>): they replace the harness's operations.</summary>
@@ -85,6 +85,7 @@ internal sealed class RunCommandOptions
     [
         Config, Profile, TimeScale, Duration, Users, Rate, Stacks, Operations, Modes, Repeat, Targets, ModeLabel, ServiceCpus,
         .. Calls.All, Iterations, Fanout, DelayMs, Style, Parallelism, MaxFailures, Assertions, Output, Live, MetricsPort, Measurement.WarmUp, Measurement.Backoff, Measurement.Timeout,
+        Measurement.MaxMessageSize,
     ];
 
     public void AddTo(Command command)

@@ -1,8 +1,9 @@
+using Harness.LoadTests.Calls;
 using Harness.LoadTests.Engine;
 
 namespace Harness.LoadTests.Running;
 
-/// <summary>How each series is measured, apart from its load: its warm-up, the backoff after connection failures and each call's timeout.</summary>
+/// <summary>How each series is measured, apart from its load: its warm-up, the backoff after connection failures, each call's timeout and largest reply.</summary>
 /// <param name="Backoff">How a virtual user waits after a connection failure; null = it retries at once (<c>--backoff off</c>).</param>
 /// <param name="WarmUp">How long each series is loaded at its own shape before it is measured (<see cref="SeriesLoad"/>); zero = not at all.</param>
 /// <param name="CallTimeout">
@@ -11,6 +12,12 @@ namespace Harness.LoadTests.Running;
 /// </param>
 internal sealed record MeasurementSettings(FailureBackoff? Backoff, TimeSpan WarmUp, TimeSpan CallTimeout)
 {
+    /// <summary>
+    /// <c>--max-message-size</c>: the largest reply message any client of the run takes, in bytes (<see cref="MessageSizes"/>);
+    /// a larger one fails its call (RESOURCE_EXHAUSTED, <c>response-too-large</c>).
+    /// </summary>
+    public int MaxMessageSize { get; init; } = MessageSizes.Default;
+
     /// <summary>k6's default per-request timeout; also BasicHttpBinding's send timeout, which the WCF client had before.</summary>
     public static TimeSpan DefaultCallTimeout { get; } = TimeSpan.FromSeconds(60);
 

@@ -26,7 +26,7 @@ internal abstract class SeriesCalls : IDisposable
     public static SeriesCalls For(string operation, ServiceTarget target, RunOptions options) =>
         options.UserScenarios.FirstOrDefault(s => s.Name == operation) is { } scenario ? new UserScenario(scenario, target, options.Measurement.CallTimeout)
         : options.Call is { } call ? new AnyCall(call, target, options.Measurement.CallTimeout)
-        : new OwnOperation(operation, target, options.Settings, options.SoapClient, options.GrpcClient, options.Measurement.CallTimeout);
+        : new OwnOperation(operation, target, options.Settings, options.SoapClient, options.GrpcClient, options.Measurement);
 
     public abstract Scenario Scenario(string name, IReadOnlyList<LoadSimulation> stages, FirstFailures firstFailures);
 
@@ -35,10 +35,11 @@ internal abstract class SeriesCalls : IDisposable
 
     public abstract void Dispose();
 
-    private sealed class OwnOperation(string operation, ServiceTarget target, OperationSettings settings, string soapClient, string grpcClient, TimeSpan timeout)
+    private sealed class OwnOperation(
+        string operation, ServiceTarget target, OperationSettings settings, string soapClient, string grpcClient, MeasurementSettings measurement)
         : SeriesCalls
     {
-        private readonly IHarnessClient _client = HarnessClients.For(target, soapClient, grpcClient, timeout);
+        private readonly IHarnessClient _client = HarnessClients.For(target, soapClient, grpcClient, measurement.CallTimeout, measurement.MaxMessageSize);
 
         public override IReadOnlyDictionary<string, string> Parameters => HarnessClients.Named(settings.For(operation), target, soapClient, grpcClient);
 

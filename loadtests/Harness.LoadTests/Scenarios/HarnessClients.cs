@@ -15,11 +15,16 @@ internal static class HarnessClients
 {
     /// <param name="timeout">Each call's timeout (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null), in the client's own
     /// terms: a gRPC deadline (and <c>grpc-timeout</c>), the lean SOAP client's exchange, the WCF binding's send and receive timeouts.</param>
-    public static IHarnessClient For(ServiceTarget target, string soapClient, string grpcClient = GrpcClients.Lean, TimeSpan? timeout = null) =>
+    /// <param name="maxMessageSize">The largest reply taken (<c>--max-message-size</c>): a gRPC message, the lean SOAP client's
+    /// reply body, the WCF binding's MaxReceivedMessageSize.</param>
+    public static IHarnessClient For(
+        ServiceTarget target, string soapClient, string grpcClient = GrpcClients.Lean, TimeSpan? timeout = null, int maxMessageSize = MessageSizes.Default) =>
         target.Stack != Stacks.Soap
-            ? (grpcClient == GrpcClients.GrpcNet ? new GrpcNetHarnessClient(target.ServiceAddress, timeout) : new Http2GrpcClient(target.ServiceAddress, timeout: timeout))
-        : soapClient == SoapClients.Wcf ? new HarnessSoapClient(target.ServiceAddress, timeout ?? CallTimeouts.Default)
-        : new LeanSoapClient(target.ServiceAddress, timeout);
+            ? (grpcClient == GrpcClients.GrpcNet
+                ? new GrpcNetHarnessClient(target.ServiceAddress, timeout, maxMessageSize)
+                : new Http2GrpcClient(target.ServiceAddress, timeout: timeout, maxReceiveMessageSize: maxMessageSize))
+        : soapClient == SoapClients.Wcf ? new HarnessSoapClient(target.ServiceAddress, timeout ?? CallTimeouts.Default, maxMessageSize)
+        : new LeanSoapClient(target.ServiceAddress, timeout, maxMessageSize);
 
     /// <summary>The series' parameters with the client that sent them (run.json, the report).</summary>
     public static IReadOnlyDictionary<string, string> Named(

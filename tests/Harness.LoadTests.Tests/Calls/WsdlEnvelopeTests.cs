@@ -33,7 +33,7 @@ public sealed class WsdlEnvelopeTests : IAsyncLifetime
     [InlineData("?wsdl")]
     public async Task Operations_ComeWithTheirActionAndWrapper_FromTheSingleWsdlOrTheOneThatImportsItsSchemas(string? wsdl)
     {
-        var document = await WsdlDocument.LoadAsync(wsdl is null ? null : Endpoint + wsdl, Endpoint, _http, CancellationToken.None);
+        var document = await WsdlDocument.LoadAsync(wsdl is null ? null : Endpoint + wsdl, Endpoint, _http, CallTimeouts.Default, CancellationToken.None);
 
         Assert.Equal(["Compute", "CallThirdParty"], document.Operations.Select(o => o.Name));
         var (operation, input) = document.Find("CallThirdParty");
@@ -46,7 +46,7 @@ public sealed class WsdlEnvelopeTests : IAsyncLifetime
     [Fact]
     public async Task Envelope_PutsTheChildrenInTheSchemasOrder_InTheContractsNamespace()
     {
-        var document = await WsdlDocument.LoadAsync(null, Endpoint, _http, CancellationToken.None);
+        var document = await WsdlDocument.LoadAsync(null, Endpoint, _http, CallTimeouts.Default, CancellationToken.None);
         var (_, input) = document.Find("CallThirdParty");
 
         var envelope = new SoapEnvelopeWriter(document.Schemas, input, document.Version)
@@ -63,7 +63,7 @@ public sealed class WsdlEnvelopeTests : IAsyncLifetime
         // The WSDL as a file, as --wsdl FILE takes it.
         var file = Path.Combine(HarnessRun.TempFolder(), "harness.wsdl");
         await File.WriteAllTextAsync(file, await _http.GetStringAsync(Endpoint + "?singleWsdl"));
-        var document = await WsdlDocument.LoadAsync(file, Endpoint, _http, CancellationToken.None);
+        var document = await WsdlDocument.LoadAsync(file, Endpoint, _http, CallTimeouts.Default, CancellationToken.None);
         var (operation, input) = document.Find("Compute");
         var writer = new SoapEnvelopeWriter(document.Schemas, input, document.Version);
         using var client = new SoapCallClient(Endpoint, operation.SoapAction, document.Version, []);
@@ -78,7 +78,7 @@ public sealed class WsdlEnvelopeTests : IAsyncLifetime
     [Fact]
     public async Task PropertyTheElementLacks_IsRefused_ListingItsElements()
     {
-        var document = await WsdlDocument.LoadAsync(null, Endpoint, _http, CancellationToken.None);
+        var document = await WsdlDocument.LoadAsync(null, Endpoint, _http, CallTimeouts.Default, CancellationToken.None);
         var (_, input) = document.Find("CallThirdParty");
         var writer = new SoapEnvelopeWriter(document.Schemas, input, document.Version);
 
@@ -90,7 +90,7 @@ public sealed class WsdlEnvelopeTests : IAsyncLifetime
     [Fact]
     public async Task UnknownOperation_IsRefused_ListingTheOperations()
     {
-        var document = await WsdlDocument.LoadAsync(null, Endpoint, _http, CancellationToken.None);
+        var document = await WsdlDocument.LoadAsync(null, Endpoint, _http, CallTimeouts.Default, CancellationToken.None);
 
         var refusal = Assert.Throws<CallSetupException>(() => document.Find("Fibonacci"));
 

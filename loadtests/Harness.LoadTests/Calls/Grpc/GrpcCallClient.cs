@@ -21,10 +21,11 @@ internal sealed class GrpcCallClient : ICallClient
     private readonly TimeSpan _timeout;
 
     /// <param name="timeout">Each call's deadline (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null): DEADLINE_EXCEEDED past it.</param>
-    public GrpcCallClient(Uri address, string service, string method, Metadata headers, TimeSpan? timeout = null)
+    /// <param name="maxReceiveMessageSize">The largest reply message (<c>--max-message-size</c>): RESOURCE_EXHAUSTED past it.</param>
+    public GrpcCallClient(Uri address, string service, string method, Metadata headers, TimeSpan? timeout = null, int maxReceiveMessageSize = MessageSizes.Default)
     {
         _timeout = timeout ?? CallTimeouts.Default;
-        _channel = LoadChannel.For(address);
+        _channel = LoadChannel.For(address, maxReceiveMessageSize);
         _invoker = _channel.CreateCallInvoker();
         _method = new Method<byte[], byte[]>(MethodType.Unary, service, method, Bytes, Bytes);
         _headers = headers;

@@ -30,10 +30,11 @@ internal sealed class GrpcNetHarnessClient : IHarnessClient
 
     /// <param name="address">The service's plain-text HTTP/2 address, e.g. <c>http://127.0.0.1:5082</c>.</param>
     /// <param name="timeout">Each call's deadline (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null): DEADLINE_EXCEEDED past it.</param>
-    public GrpcNetHarnessClient(Uri address, TimeSpan? timeout = null)
+    /// <param name="maxReceiveMessageSize">The largest reply message (<c>--max-message-size</c>): RESOURCE_EXHAUSTED past it.</param>
+    public GrpcNetHarnessClient(Uri address, TimeSpan? timeout = null, int maxReceiveMessageSize = MessageSizes.Default)
     {
         _timeout = timeout ?? CallTimeouts.Default;
-        _channel = LoadChannel.For(address);
+        _channel = LoadChannel.For(address, maxReceiveMessageSize);
         _invoker = _channel.CreateCallInvoker();
     }
 

@@ -22,11 +22,10 @@ namespace Harness.LoadTests.Calls.Http1;
 /// </summary>
 internal sealed class Http1Client : IDisposable
 {
-    private static readonly TimeSpan ConnectTimeout = TimeSpan.FromSeconds(10);
-
     private readonly EndPoint _endPoint;
     private readonly Uri _endpoint;
     private readonly TimeSpan _timeout;
+    private readonly TimeSpan _connectTimeout;
     private readonly byte[] _capture;
     private readonly Func<HttpRequestException, Exception>? _rename;
     private readonly int _maxBodySize;
@@ -35,7 +34,7 @@ internal sealed class Http1Client : IDisposable
     private volatile bool _disposed;
 
     /// <param name="endpoint">An <c>http://</c> address, or <c>unix:///path</c> for a Unix domain socket (the path's request path is then <c>/</c>).</param>
-    /// <param name="timeout">A call's whole time, from sending to the last byte of its reply.</param>
+    /// <param name="timeout">A call's whole time, from sending to the last byte of its reply; also the longest a connect may take, up to 10 s.</param>
     /// <param name="captureHeader">A response header whose value every reply hands back (<see cref="ReplyHandler{TState, T}"/>); empty for none.</param>
     /// <param name="rename">Turns each transport failure into the exception the caller's callers expect (the WCF client's, for SOAP); null to leave them.</param>
     /// <param name="maxBodySize">The largest response body taken; a longer one fails the call.</param>
@@ -53,6 +52,7 @@ internal sealed class Http1Client : IDisposable
         };
         _endpoint = endpoint;
         _timeout = timeout;
+        _connectTimeout = CallTimeouts.ConnectTimeout(timeout);
         _capture = Encoding.ASCII.GetBytes(captureHeader);
         _rename = rename;
         _maxBodySize = maxBodySize;
@@ -151,7 +151,7 @@ internal sealed class Http1Client : IDisposable
         var opened = false;
         try
         {
-            var connection = await Http1Connection.OpenAsync(_endPoint, ConnectTimeout, _maxBodySize, buffer, cancellationToken).ConfigureAwait(false);
+            var connection = await Http1Connection.OpenAsync(_endPoint, _connectTimeout, _maxBodySize, buffer, cancellationToken).ConfigureAwait(false);
             opened = true;
             return connection;
         }

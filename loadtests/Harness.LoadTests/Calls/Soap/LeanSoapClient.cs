@@ -32,10 +32,11 @@ internal sealed class LeanSoapClient : IHarnessClient
 
     /// <param name="baseAddress">The service's base address; the endpoint path is appended, as the WCF client does.</param>
     /// <param name="timeout">A call's whole time (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null): past it, <c>timeout</c>.</param>
-    public LeanSoapClient(Uri baseAddress, TimeSpan? timeout = null)
+    /// <param name="maxReplySize">The largest reply body (<c>--max-message-size</c>): <c>response-too-large</c> past it.</param>
+    public LeanSoapClient(Uri baseAddress, TimeSpan? timeout = null, int maxReplySize = MessageSizes.Default)
     {
         ArgumentNullException.ThrowIfNull(baseAddress);
-        _transport = new SoapTransport(new Uri(baseAddress, HarnessContract.SoapPath), SoapVersion.Soap11, [], SoapFailureNames.AsWcf, timeout);
+        _transport = new SoapTransport(new Uri(baseAddress, HarnessContract.SoapPath), SoapVersion.Soap11, [], SoapFailureNames.AsWcf, timeout, maxReplySize);
         _compute = _transport.Prepare(Action(HarnessContract.Compute));
         _callThirdParty = _transport.Prepare(Action(HarnessContract.CallThirdParty));
     }

@@ -15,9 +15,12 @@ internal sealed class SoapCallClient : ICallClient
 
     /// <param name="headers">Extra HTTP headers (<c>--metadata</c>).</param>
     /// <param name="timeout">A call's whole time (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null): past it, <c>timeout</c>.</param>
-    public SoapCallClient(Uri endpoint, string soapAction, SoapVersion version, IReadOnlyList<KeyValuePair<string, string>> headers, TimeSpan? timeout = null)
+    /// <param name="maxReplySize">The largest reply body (<c>--max-message-size</c>): <c>response-too-large</c> past it.</param>
+    public SoapCallClient(
+        Uri endpoint, string soapAction, SoapVersion version, IReadOnlyList<KeyValuePair<string, string>> headers, TimeSpan? timeout = null,
+        int maxReplySize = MessageSizes.Default)
     {
-        _transport = new SoapTransport(endpoint, version, headers, SoapFailureNames.ByCode, timeout);
+        _transport = new SoapTransport(endpoint, version, headers, SoapFailureNames.ByCode, timeout, maxReplySize);
         _action = _transport.Prepare(soapAction);
     }
 

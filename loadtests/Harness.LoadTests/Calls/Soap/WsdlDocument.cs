@@ -19,7 +19,8 @@ internal sealed record WsdlOperation(string Name, string SoapAction, XName? Inpu
 /// A WSDL 1.1 with its schemas, read for the operations of its SOAP binding (SOAP 1.1 preferred, as BasicHttpBinding
 /// serves, else 1.2): each one's SOAPAction, from the binding, and its input element, through the port type and the
 /// message. Loaded from <c>--wsdl</c> (a URL or a file) or from the target's <c>?singleWsdl</c>, then <c>?wsdl</c>;
-/// imported WSDL and schema documents are followed (bounded).
+/// imported WSDL and schema documents are followed, at most <see cref="MaxDocuments"/>. What is read over HTTP is
+/// bounded as every setup read (<see cref="SetupReads"/>): <see cref="SetupReads.MaxBytes"/> in all, within the timeout.
 /// </summary>
 internal sealed class WsdlDocument
 {
@@ -28,7 +29,6 @@ internal sealed class WsdlDocument
     private static readonly XNamespace Soap12Binding = "http://schemas.xmlsoap.org/wsdl/soap12/";
     private static readonly XNamespace Xsd = XsdSchemas.Xsd;
     private const int MaxDocuments = 50;
-    private static readonly TimeSpan FetchBound = TimeSpan.FromSeconds(15);
 
     private WsdlDocument(string source, SoapVersion version, IReadOnlyList<WsdlOperation> operations, XsdSchemas schemas)
     {
@@ -47,36 +47,62 @@ internal sealed class WsdlDocument
 
     public XsdSchemas Schemas { get; }
 
-    /// <exception cref="CallSetupException">No WSDL could be read there (the message says what to give instead), or it has no SOAP binding.</exception>
-    public static async Task<WsdlDocument> LoadAsync(string? wsdl, Uri endpoint, HttpClient http, CancellationToken cancellationToken)
+    /// <param name="timeout">The whole read's bound, every candidate and import included (the run's <c>--timeout</c>).</param>
+    /// <exception cref="CallSetupException">
+    /// No WSDL could be read there (the message says what to give instead), or it has no SOAP binding; or a server passed
+    /// a bound of <see cref="SetupReads"/> (the message names it and the address being read).
+    /// </exception>
+    public static async Task<WsdlDocument> LoadAsync(string? wsdl, Uri endpoint, HttpClient http, TimeSpan timeout, CancellationToken cancellationToken)
     {
         Uri[] candidates = wsdl is not null
             ? [Uri.TryCreate(wsdl, UriKind.Absolute, out var given) && given.Scheme is "http" or "https" ? given : new Uri(Path.GetFullPath(wsdl))]
             : [new UriBuilder(endpoint) { Query = "singleWsdl" }.Uri, new UriBuilder(endpoint) { Query = "wsdl" }.Uri];
         var failures = new List<string>();
-        foreach (var location in candidates)
+        var reads = new Reads(http);
+        using var bounded = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        bounded.CancelAfter(timeout);
+        try
         {
-            try
+            foreach (var location in candidates)
             {
-                var first = await FetchAsync(location, http, cancellationToken);
-                if (first.Root?.Name != Wsdl + "definitions")
+                try
                 {
-                    failures.Add($"{location}: not a WSDL 1.1 document (its root is {first.Root?.Name.LocalName ?? "missing"})");
-                    continue;
-                }
+                    var first = await reads.FetchAsync(location, bounded.Token);
+                    if (first.Root?.Name != Wsdl + "definitions")
+                    {
+                        failures.Add($"{location}: not a WSDL 1.1 document (its root is {first.Root?.Name.LocalName ?? "missing"})");
+                        continue;
+                    }
 
-                return Read(await WithImportsAsync(location, first, http, cancellationToken), location.ToString());
+                    return Read(await WithImportsAsync(location, first, reads, bounded.Token), location.ToString());
+                }
+                catch (Exception ex) when (IsUnreadable(ex))
+                {
+                    failures.Add($"{location}: {ex.Message.ReplaceLineEndings(" ")}");
+                }
             }
-            catch (Exception ex) when (ex is HttpRequestException or IOException or UnauthorizedAccessException or XmlException
-                                       || (ex is OperationCanceledException && !cancellationToken.IsCancellationRequested))
-            {
-                failures.Add($"{location}: {ex.Message.ReplaceLineEndings(" ")}");
-            }
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw new CallSetupException(
+                $"reading the WSDL: {reads.Current} sent no whole answer within {SetupReads.TimeoutText(timeout)}, the bound of reading a WSDL and its imports; "
+                + "give --wsdl FILE (a saved copy), a longer --timeout, or --envelope FILE with --soap-action.");
+        }
+        catch (HttpRequestException ex) when (ex.HttpRequestError == HttpRequestError.ConfigurationLimitExceeded)
+        {
+            throw new CallSetupException(
+                $"reading the WSDL: {reads.Current} took it past {SetupReads.MaxBytesText}, the most a WSDL and its imports may be read from a server; "
+                + "give --wsdl FILE (a saved copy), or --envelope FILE with --soap-action.",
+                ex);
         }
 
         throw new CallSetupException(
             $"no WSDL could be read ({string.Join("; ", failures)}); give --wsdl URL|FILE, or --envelope FILE with --soap-action to send an envelope of your own.");
     }
+
+    /// <summary>A document that is not there or not XML: the next candidate is tried, an import is left out. A bound passed is not this.</summary>
+    private static bool IsUnreadable(Exception ex) =>
+        ex is HttpRequestException { HttpRequestError: not HttpRequestError.ConfigurationLimitExceeded } or IOException or UnauthorizedAccessException or XmlException;
 
     /// <summary>Reads the operations of WSDL <paramref name="documents"/> (definitions, and any schema documents they import).</summary>
     /// <exception cref="CallSetupException">No definitions, or no SOAP binding.</exception>
@@ -162,7 +188,7 @@ internal sealed class WsdlDocument
     }
 
     /// <summary>The document and every WSDL or schema document it imports, transitively, at most <see cref="MaxDocuments"/>.</summary>
-    private static async Task<IReadOnlyList<XDocument>> WithImportsAsync(Uri location, XDocument first, HttpClient http, CancellationToken cancellationToken)
+    private static async Task<IReadOnlyList<XDocument>> WithImportsAsync(Uri location, XDocument first, Reads reads, CancellationToken cancellationToken)
     {
         var documents = new List<XDocument> { first };
         var seen = new HashSet<Uri> { location };
@@ -183,12 +209,11 @@ internal sealed class WsdlDocument
 
                 try
                 {
-                    var document = await FetchAsync(target, http, cancellationToken);
+                    var document = await reads.FetchAsync(target, cancellationToken);
                     documents.Add(document);
                     pending.Enqueue((target, document));
                 }
-                catch (Exception ex) when (ex is HttpRequestException or IOException or XmlException or UnauthorizedAccessException
-                                           || (ex is OperationCanceledException && !cancellationToken.IsCancellationRequested))
+                catch (Exception ex) when (IsUnreadable(ex))
                 {
                     // An import that cannot be read: the element it declared is then named as undeclared, if it is used.
                 }
@@ -198,17 +223,37 @@ internal sealed class WsdlDocument
         return documents;
     }
 
-    private static async Task<XDocument> FetchAsync(Uri location, HttpClient http, CancellationToken cancellationToken)
+    /// <summary>The documents read so far: the bytes that came over HTTP, against <see cref="SetupReads.MaxBytes"/>, and the one being read.</summary>
+    private sealed class Reads(HttpClient http)
     {
-        if (location.IsFile)
-        {
-            return XDocument.Parse(await File.ReadAllTextAsync(location.LocalPath, cancellationToken));
-        }
+        private long _bytes;
 
-        using var bounded = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        bounded.CancelAfter(FetchBound);
-        using var response = await http.GetAsync(location, bounded.Token);
-        response.EnsureSuccessStatusCode();
-        return XDocument.Parse(await response.Content.ReadAsStringAsync(bounded.Token));
+        /// <summary>The address being read, for a refusal's message.</summary>
+        public Uri? Current { get; private set; }
+
+        /// <exception cref="HttpRequestException">Of <see cref="HttpRequestError.ConfigurationLimitExceeded"/> when the bytes read pass the bound.</exception>
+        public async Task<XDocument> FetchAsync(Uri location, CancellationToken cancellationToken)
+        {
+            Current = location;
+            if (location.IsFile)
+            {
+                // The user's own file: not a server's to inflate.
+                return XDocument.Parse(await File.ReadAllTextAsync(location.LocalPath, cancellationToken));
+            }
+
+            // The client's MaxResponseContentBufferSize (CallResolver sets it to the bound, as ServerScraper's) stops one
+            // endless or oversized body as it comes; what is left of the bound over all documents is checked here.
+            using var response = await http.GetAsync(location, cancellationToken);
+            response.EnsureSuccessStatusCode();
+            var bytes = await response.Content.ReadAsByteArrayAsync(cancellationToken);
+            _bytes += bytes.Length;
+            if (_bytes > SetupReads.MaxBytes)
+            {
+                throw new HttpRequestException(HttpRequestError.ConfigurationLimitExceeded, $"more than {SetupReads.MaxBytes} bytes read in all");
+            }
+
+            using var stream = new MemoryStream(bytes, writable: false);
+            return XDocument.Load(stream);
+        }
     }
 }

@@ -3,6 +3,7 @@ using System.Net;
 using Google.Protobuf;
 using Grpc.Core;
 using Harness.Contracts.Grpc;
+using Harness.LoadTests.Calls;
 using Harness.LoadTests.Calls.Grpc;
 using Harness.LoadTests.Calls.Grpc.Http2;
 using Harness.LoadTests.Scenarios;
@@ -31,7 +32,8 @@ public sealed class HostileServerTests
     {
         // Arrange: more PING ACKs and RST_STREAMs than the writer's first 16 KB buffer holds.
         var endPoint = new IPEndPoint(IPAddress.Loopback, 1);
-        var connection = new Http2Connection(new Http2ConnectionPool(endPoint, 10, Http2Frames.ReceiveWindow), endPoint, 10, Http2Frames.ReceiveWindow);
+        var connection = new Http2Connection(
+            new Http2ConnectionPool(endPoint, 10, Http2Frames.ReceiveWindow, CallTimeouts.MaxConnectTimeout), endPoint, 10, Http2Frames.ReceiveWindow, CallTimeouts.MaxConnectTimeout);
         var frames = Enumerable.Range(0, 1000).Select(i => Http2Frames.PingAck(BitConverter.GetBytes((long)i)))
             .Concat(Enumerable.Range(0, 1300).Select(i => Http2Frames.Reset((2 * i) + 1, Http2Frames.Cancel)))
             .ToList();

@@ -37,6 +37,21 @@ internal sealed partial class Http2Connection
         }
     }
 
+    /// <summary>
+    /// The connect gave up at the call timeout: the calls waiting for it whose deadline falls before <paramref name="due"/>
+    /// (the next sweep) fail as DEADLINE_EXCEEDED, as the sweep would fail them, not as the connection's failure.
+    /// </summary>
+    private void ExpireWaitingDueBy(long due)
+    {
+        List<Http2Stream> expired;
+        lock (_sync)
+        {
+            expired = [.. _waitingForReady.Where(stream => stream.IsPastDeadline(due))];
+        }
+
+        expired.ForEach(stream => stream.ExpireDeadline());
+    }
+
     private void Sweep()
     {
         var now = Environment.TickCount64;

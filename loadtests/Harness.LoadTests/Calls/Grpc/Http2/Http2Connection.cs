@@ -17,8 +17,6 @@ namespace Harness.LoadTests.Calls.Grpc.Http2;
 internal sealed partial class Http2Connection
 {
     private static readonly object Wake = new();
-    private static readonly TimeSpan ConnectTimeout = TimeSpan.FromSeconds(10);
-
     // How long a GOAWAY may take to go out before the socket closes anyway (a server that does not read).
     private static readonly TimeSpan GoAwayTimeout = TimeSpan.FromSeconds(1);
 
@@ -27,6 +25,7 @@ internal sealed partial class Http2Connection
     private readonly Socket _socket;
     private readonly long _streamBudget;
     private readonly int _streamReceiveWindow;
+    private readonly TimeSpan _connectTimeout;
     private readonly Channel<object> _writes = Channel.CreateUnbounded<object>(new UnboundedChannelOptions { SingleReader = false, SingleWriter = false });
     private readonly Dictionary<int, Http2Stream> _streams = [];
     private readonly Lock _sync = new();
@@ -50,8 +49,13 @@ internal sealed partial class Http2Connection
 
     /// <param name="streamBudget">How many calls the connection carries in its life: its stream ids (odd, below 2^31) run out at about 2^30.</param>
     /// <param name="streamReceiveWindow">The receive window advertised per stream, and held to.</param>
-    public Http2Connection(Http2ConnectionPool pool, EndPoint endPoint, long streamBudget, int streamReceiveWindow)
+    /// <param name="connectTimeout">
+    /// The longest the TCP connect may take (<see cref="CallTimeouts.ConnectTimeout"/>). The wait for the server's SETTINGS
+    /// that follows is in each call's deadline already; the connection gives it up after 10 s.
+    /// </param>
+    public Http2Connection(Http2ConnectionPool pool, EndPoint endPoint, long streamBudget, int streamReceiveWindow, TimeSpan connectTimeout)
     {
+        _connectTimeout = connectTimeout;
         _pool = pool;
         _endPoint = endPoint;
         _streamBudget = streamBudget;
@@ -231,7 +235,7 @@ internal sealed partial class Http2Connection
     {
         try
         {
-            using (var timeout = new CancellationTokenSource(ConnectTimeout))
+            using (var timeout = new CancellationTokenSource(_connectTimeout))
             {
                 try
                 {
@@ -239,6 +243,7 @@ internal sealed partial class Http2Connection
                 }
                 catch (OperationCanceledException)
                 {
+                    ExpireWaitingDueBy(Environment.TickCount64 + (long)DeadlineSweep.TotalMilliseconds);
                     throw new SocketException((int)SocketError.TimedOut);
                 }
             }
@@ -247,7 +252,7 @@ internal sealed partial class Http2Connection
             _ = ReadLoopAsync();
 
             // Calls wait for the server's SETTINGS, so that its stream limit and windows are known before the first one.
-            await _ready.Task.WaitAsync(ConnectTimeout).ConfigureAwait(false);
+            await _ready.Task.WaitAsync(CallTimeouts.MaxConnectTimeout).ConfigureAwait(false);
         }
         catch (TimeoutException)
         {

@@ -10,7 +10,8 @@ namespace Harness.LoadTests.Calls.Grpc.Http2;
 /// that finds no place opens a new one.
 /// </summary>
 /// <param name="streamReceiveWindow">The receive window its connections advertise per stream (<see cref="Http2Limits.StreamReceiveWindow"/>).</param>
-internal sealed class Http2ConnectionPool(EndPoint endPoint, long streamBudget, int streamReceiveWindow) : IDisposable
+/// <param name="connectTimeout">The longest a connection's setup may take (<see cref="CallTimeouts.ConnectTimeout"/>).</param>
+internal sealed class Http2ConnectionPool(EndPoint endPoint, long streamBudget, int streamReceiveWindow, TimeSpan connectTimeout) : IDisposable
 {
     /// <summary>Client stream ids are odd and below 2^31: about 2^30 streams per connection, with a margin.</summary>
     public const long StreamIdBudget = (1L << 30) - 1024;
@@ -48,7 +49,7 @@ internal sealed class Http2ConnectionPool(EndPoint endPoint, long streamBudget, 
                 }
             }
 
-            var fresh = new Http2Connection(this, endPoint, streamBudget, streamReceiveWindow);
+            var fresh = new Http2Connection(this, endPoint, streamBudget, streamReceiveWindow, connectTimeout);
             fresh.TryReserve();
             _connections = [.. _connections, fresh];
             fresh.Open();

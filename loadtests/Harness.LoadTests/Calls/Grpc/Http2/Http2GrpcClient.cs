@@ -55,7 +55,8 @@ internal sealed class Http2GrpcClient : IHarnessClient
         var (endPoint, authority) = Target(address);
         _timeout = timeout ?? CallTimeouts.Default;
         _maxReceiveMessageSize = maxReceiveMessageSize;
-        _pool = new Http2ConnectionPool(endPoint, streamsPerConnection, Http2Limits.StreamReceiveWindow(maxReceiveMessageSize));
+        _pool = new Http2ConnectionPool(
+            endPoint, streamsPerConnection, Http2Limits.StreamReceiveWindow(maxReceiveMessageSize), CallTimeouts.ConnectTimeout(_timeout));
         _computeHeaders = RequestHeaders.Encode($"/{HarnessContract.GrpcService}/{HarnessContract.Compute}", authority, _timeout);
         _callThirdPartyHeaders = RequestHeaders.Encode($"/{HarnessContract.GrpcService}/{HarnessContract.CallThirdParty}", authority, _timeout);
         _asynchronousContinuations = asynchronousContinuations;

@@ -30,10 +30,10 @@ internal static class Http2Limits
     public const int MaxQueuedAcks = 1000;
 
     /// <summary>Grpc.Net.Client's default MaxReceiveMessageSize: 4 MiB.</summary>
-    public const int DefaultMaxReceiveMessageSize = 4 * 1024 * 1024;
+    public const int DefaultMaxReceiveMessageSize = MessageSizes.Default;
 
     /// <summary>The largest maximum message a client may be given: its stream window (twice it, at most 2^31-1) still holds it with padding.</summary>
-    public const int MaxReceiveMessageSizeLimit = 1 << 30;
+    public const int MaxReceiveMessageSizeLimit = MessageSizes.Max;
 
     /// <summary>
     /// The runner's receive window per stream, advertised as SETTINGS_INITIAL_WINDOW_SIZE and never topped up: a unary
