@@ -19,7 +19,7 @@ public sealed class RunConfigTests : IDisposable
             "--profile", "step", "--time-scale", "0.5", "--duration", "40s", "--users", "8", "--modes", "iocp,threadpool,iocp",
             "--stacks", "grpc", "--operations", "call-third-party", "--repeat", "2", "--iterations", "1000", "--fanout", "3",
             "--delay-ms", "5", "--style", "async", "--parallelism", "2", "--max-failures", "50", "--assert", "p99<100ms",
-            "--assert", "errors<1%", "--output", "out", "--warm-up", "2s", "--backoff", "off", "--timeout", "3s", "--live");
+            "--assert", "errors<1%", "--output", "out", "--warm-up", "2s", "--backoff", "off", "--timeout", "3s", "--max-message-size", "64KiB", "--live");
         var file = Write("run-config.json", typed.EffectiveConfig!);
 
         var repeated = Bind("--config", file);
@@ -28,6 +28,8 @@ public sealed class RunConfigTests : IDisposable
         AssertSameRun(typed, repeated);
         Assert.Contains("\"timeout\": \"3s\"", typed.EffectiveConfig, StringComparison.Ordinal);
         Assert.Equal(TimeSpan.FromSeconds(3), repeated.Measurement.CallTimeout);
+        Assert.Contains("\"maxMessageSize\": \"64KiB\"", typed.EffectiveConfig, StringComparison.Ordinal);
+        Assert.Equal(64 * 1024, repeated.Measurement.MaxMessageSize);
         Assert.Contains("\"profile\": \"step\"", typed.EffectiveConfig, StringComparison.Ordinal);
     }
 

@@ -45,6 +45,7 @@ public sealed class ConnectTimeoutTests
         Assert.True(clock.Elapsed < GaveUpBefore, $"gave up after {clock.Elapsed}");
         var http = Assert.IsType<HttpRequestException>(failure);
         Assert.Equal(SocketError.TimedOut, Assert.IsType<SocketException>(http.InnerException).SocketErrorCode);
+        Assert.Equal("connection", FailureStatus.Of(http));
         Assert.True(FailureStatus.IsConnectionFailure(http));
     }
 
