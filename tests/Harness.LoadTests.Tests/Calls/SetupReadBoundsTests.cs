@@ -29,6 +29,29 @@ public sealed class SetupReadBoundsTests
     }
 
     [Fact]
+    public async Task WsdlAndItsImports_Above16MiBInAll_AreRefused_NamingTheDocumentThatPassedIt()
+    {
+        // Arrange: a WSDL importing three schemas of 6 MiB each, every one within the bound alone.
+        const string Wsdl =
+            "<definitions xmlns=\"http://schemas.xmlsoap.org/wsdl/\" xmlns:xs=\"http://www.w3.org/2001/XMLSchema\"><types><xs:schema>"
+            + "<xs:import schemaLocation=\"/s1\"/><xs:import schemaLocation=\"/s2\"/><xs:import schemaLocation=\"/s3\"/>"
+            + "</xs:schema></types></definitions>";
+        var schema = $"<xs:schema xmlns:xs=\"http://www.w3.org/2001/XMLSchema\"><!--{new string('x', 6 << 20)}--></xs:schema>";
+        await using var server = new Http1.ScriptedHttpServer(e =>
+        {
+            var body = e.Request.StartsWith("GET /svc", StringComparison.Ordinal) ? Wsdl : schema;
+            return e.WriteAsync($"HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: {body.Length}\r\n\r\n{body}");
+        });
+
+        // Act
+        var run = await CallRuns.RunAsync("--target", $"soap={server.Address}", "--call", "Add").WaitAsync(RunBound);
+
+        // Assert
+        var line = CallRuns.AssertRefused(run);
+        Assert.Contains($"{new Uri(server.Address, "/s3")} took it past 16 MiB", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task WsdlNeverAnswered_IsRefusedWithinTheTimeout_NamingItAndTheUrl()
     {
         // Arrange: a server that reads and never answers.
