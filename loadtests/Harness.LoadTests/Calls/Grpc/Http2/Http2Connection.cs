@@ -17,6 +17,7 @@ namespace Harness.LoadTests.Calls.Grpc.Http2;
 internal sealed partial class Http2Connection
 {
     private static readonly object Wake = new();
+
     // How long a GOAWAY may take to go out before the socket closes anyway (a server that does not read).
     private static readonly TimeSpan GoAwayTimeout = TimeSpan.FromSeconds(1);
 
@@ -55,11 +56,11 @@ internal sealed partial class Http2Connection
     /// </param>
     public Http2Connection(Http2ConnectionPool pool, EndPoint endPoint, long streamBudget, int streamReceiveWindow, TimeSpan connectTimeout)
     {
-        _connectTimeout = connectTimeout;
         _pool = pool;
         _endPoint = endPoint;
         _streamBudget = streamBudget;
         _streamReceiveWindow = streamReceiveWindow;
+        _connectTimeout = connectTimeout;
         _socket = endPoint is UnixDomainSocketEndPoint
             ? new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified)
             : new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
