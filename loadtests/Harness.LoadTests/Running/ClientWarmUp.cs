@@ -37,7 +37,7 @@ internal static class ClientWarmUp
                 continue;
             }
 
-            using var client = HarnessClients.For(target, options.SoapClient, options.GrpcClient, options.Measurement.CallTimeout);
+            using var client = HarnessClients.For(target, options.SoapClient, options.GrpcClient, options.Measurement.CallTimeout, options.ClientLog.Factory);
             try
             {
                 for (var round = 0; round < Rounds; round++)

@@ -3,6 +3,7 @@ using Harness.LoadTests.Calls;
 using Harness.LoadTests.Engine;
 using Harness.LoadTests.Scenarios;
 using Harness.LoadTests.Targets;
+using Microsoft.Extensions.Logging;
 
 namespace Harness.LoadTests.Running;
 
@@ -26,7 +27,7 @@ internal abstract class SeriesCalls : IDisposable
     public static SeriesCalls For(string operation, ServiceTarget target, RunOptions options) =>
         options.UserScenarios.FirstOrDefault(s => s.Name == operation) is { } scenario ? new UserScenario(scenario, target, options.Measurement.CallTimeout)
         : options.Call is { } call ? new AnyCall(call, target, options.Measurement.CallTimeout)
-        : new OwnOperation(operation, target, options.Settings, options.SoapClient, options.GrpcClient, options.Measurement.CallTimeout);
+        : new OwnOperation(operation, target, options.Settings, options.SoapClient, options.GrpcClient, options.Measurement.CallTimeout, options.ClientLog.Factory);
 
     public abstract Scenario Scenario(string name, IReadOnlyList<LoadSimulation> stages, FirstFailures firstFailures);
 
@@ -35,10 +36,11 @@ internal abstract class SeriesCalls : IDisposable
 
     public abstract void Dispose();
 
-    private sealed class OwnOperation(string operation, ServiceTarget target, OperationSettings settings, string soapClient, string grpcClient, TimeSpan timeout)
+    private sealed class OwnOperation(
+        string operation, ServiceTarget target, OperationSettings settings, string soapClient, string grpcClient, TimeSpan timeout, ILoggerFactory loggers)
         : SeriesCalls
     {
-        private readonly IHarnessClient _client = HarnessClients.For(target, soapClient, grpcClient, timeout);
+        private readonly IHarnessClient _client = HarnessClients.For(target, soapClient, grpcClient, timeout, loggers);
 
         public override IReadOnlyDictionary<string, string> Parameters => HarnessClients.Named(settings.For(operation), target, soapClient, grpcClient);
 

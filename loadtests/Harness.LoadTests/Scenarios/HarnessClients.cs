@@ -4,6 +4,7 @@ using Harness.LoadTests.Calls.Grpc;
 using Harness.LoadTests.Calls.Grpc.Http2;
 using Harness.LoadTests.Calls.Soap;
 using Harness.LoadTests.Targets;
+using Microsoft.Extensions.Logging;
 
 namespace Harness.LoadTests.Scenarios;
 
@@ -15,11 +16,15 @@ internal static class HarnessClients
 {
     /// <param name="timeout">Each call's timeout (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null), in the client's own
     /// terms: a gRPC deadline (and <c>grpc-timeout</c>), the lean SOAP client's exchange, the WCF binding's send and receive timeouts.</param>
-    public static IHarnessClient For(ServiceTarget target, string soapClient, string grpcClient = GrpcClients.Lean, TimeSpan? timeout = null) =>
+    /// <param name="loggerFactory">Where the lean clients log their connections' events (<c>--log-level</c>); nowhere when null.</param>
+    public static IHarnessClient For(
+        ServiceTarget target, string soapClient, string grpcClient = GrpcClients.Lean, TimeSpan? timeout = null, ILoggerFactory? loggerFactory = null) =>
         target.Stack != Stacks.Soap
-            ? (grpcClient == GrpcClients.GrpcNet ? new GrpcNetHarnessClient(target.ServiceAddress, timeout) : new Http2GrpcClient(target.ServiceAddress, timeout: timeout))
+            ? (grpcClient == GrpcClients.GrpcNet
+                ? new GrpcNetHarnessClient(target.ServiceAddress, timeout)
+                : new Http2GrpcClient(target.ServiceAddress, timeout: timeout, loggerFactory: loggerFactory))
         : soapClient == SoapClients.Wcf ? new HarnessSoapClient(target.ServiceAddress, timeout ?? CallTimeouts.Default)
-        : new LeanSoapClient(target.ServiceAddress, timeout);
+        : new LeanSoapClient(target.ServiceAddress, timeout, loggerFactory);
 
     /// <summary>The series' parameters with the client that sent them (run.json, the report).</summary>
     public static IReadOnlyDictionary<string, string> Named(
