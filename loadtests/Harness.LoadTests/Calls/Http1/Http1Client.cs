@@ -120,7 +120,7 @@ internal sealed partial class Http1Client : IDisposable
             catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException)
             {
                 TraceFailedReply(ex);
-                Close(connection, ex.Message);
+                Close(connection, connection.HasTimedOut ? "the call's timeout" : connection.WasCancelled ? "the call was cancelled" : ex.Message);
                 if (reused && attempt == 1 && !connection.ReceivedAny && !connection.HasTimedOut && !cancellationToken.IsCancellationRequested)
                 {
                     // The server had closed the idle connection; the request never reached it.
