@@ -13,7 +13,7 @@ internal static class LogLevelOption
 
     public static Option<string> Create() => new("--log-level")
     {
-        Description = $"How much of the runner's own clients' events (GOAWAY, RST_STREAM, protocol errors, replies past a bound, connections) to write to standard error: {Names}. Default warning.",
+        Description = $"How much of the runner's own clients' events (GOAWAY, RST_STREAM, protocol errors, replies past a bound, connections) to write to standard error: {Names}.",
         DefaultValueFactory = _ => "warning",
     };
 
