@@ -12,6 +12,16 @@ internal static class HarnessRun
     /// <param name="scenarios">A user's own scenarios, as <c>HarnessApp.RunAsync</c> hands them to the command.</param>
     public static async Task<(int ExitCode, string Output)> InvokeAsync(string[] args, IReadOnlyList<Engine.Scenario> scenarios)
     {
+        var (exitCode, output, _) = await InvokeWithLogAsync(args, scenarios);
+        return (exitCode, output);
+    }
+
+    /// <summary>As <see cref="InvokeAsync(string[])"/>, with what <c>--log-level</c> writes (standard error's lines) apart.</summary>
+    public static Task<(int ExitCode, string Output, string Log)> InvokeWithLogAsync(params string[] args) => InvokeWithLogAsync(args, []);
+
+    private static async Task<(int ExitCode, string Output, string Log)> InvokeWithLogAsync(string[] args, IReadOnlyList<Engine.Scenario> scenarios)
+    {
+        var log = new StringWriter();
         var writer = new StringWriter();
         var console = AnsiConsole.Create(new AnsiConsoleSettings
         {
@@ -20,8 +30,8 @@ internal static class HarnessRun
             Out = new AnsiConsoleOutput(writer),
         });
         console.Profile.Width = 4096;
-        var exitCode = await HarnessCli.InvokeAsync(console, args, scenarios: scenarios);
-        return (exitCode, writer.ToString());
+        var exitCode = await HarnessCli.InvokeAsync(console, args, scenarios: scenarios, log: TextWriter.Synchronized(log));
+        return (exitCode, writer.ToString(), log.ToString());
     }
 
     /// <summary>The one run folder a run wrote under <paramref name="output"/>.</summary>

@@ -42,6 +42,14 @@ internal sealed class HostileServers : IAsyncDisposable
             await c.HoldAsync();
         }),
 
+        // GOAWAY ENHANCE_YOUR_CALM, last stream 0, in answer to the first call: every connection refused as it is used.
+        "grpc-goaway" => Grpc(async c =>
+        {
+            await c.NextRequestAsync();
+            await c.SendAsync(H2.Frame(H2.GoAway, 0, 0, [0, 0, 0, 0, 0, 0, 0, 0xb]));
+            await c.HoldAsync();
+        }),
+
         // Every reply's headers an HPACK bomb: 2,500 bytes naming a static-table field of 60 bytes, 150 KB decoded.
         "grpc-hpack-bomb" => Grpc(c => AnswerEachAsync(c, id =>
             [H2.HeadersFrame(id, [.. H2.ResponseHeaders(), .. Enumerable.Repeat((byte)0x90, 2_500)], endStream: true)])),

@@ -11,34 +11,36 @@ internal static class HarnessCli
 {
     /// <summary>Parses and runs <paramref name="args"/>; a command line that does not parse gets one line and exit code 2, not the help.</summary>
     /// <param name="scenarios">A user's own scenarios (<see cref="HarnessApp"/>), which replace the harness's operations; empty for <c>harness</c>.</param>
+    /// <param name="log">Where <c>--log-level</c>'s lines go; standard error when null.</param>
     public static Task<int> InvokeAsync(
         IAnsiConsole console,
         string[] args,
         InvocationConfiguration? configuration = null,
         CancellationToken cancellationToken = default,
-        IReadOnlyList<Engine.Scenario>? scenarios = null)
+        IReadOnlyList<Engine.Scenario>? scenarios = null,
+        TextWriter? log = null)
     {
-        var parse = Create(console, scenarios ?? []).Parse(args);
+        var parse = Create(console, scenarios ?? [], log).Parse(args);
         return ParseErrors.Describe(parse) is { } error
             ? Task.FromResult(Usage(console, error))
             : parse.InvokeAsync(configuration, cancellationToken);
     }
 
-    public static RootCommand Create(IAnsiConsole console, IReadOnlyList<Engine.Scenario>? scenarios = null)
+    public static RootCommand Create(IAnsiConsole console, IReadOnlyList<Engine.Scenario>? scenarios = null, TextWriter? log = null)
     {
         scenarios ??= [];
         var root = new RootCommand(
             "Load-tests the Harness sample services in each scheduling mode and writes a comparison report. " +
             "With no command, runs the embedded default: the stub and both services started locally, every mode in turn.");
 
-        var rootOptions = new RunCommandOptions { UserScenarios = scenarios };
+        var rootOptions = new RunCommandOptions { UserScenarios = scenarios, LogWriter = log };
         rootOptions.AddTo(root);
         var rootAgent = new AgentCommandOptions();
         rootAgent.AddTo(root);
         root.SetAction((parse, ct) => RunCommand.RunAsync(console, rootOptions, rootAgent, parse, ct));
 
         var run = new Command("run", "Run the scenarios against local services (default) or --target services, then write the report.");
-        var runOptions = new RunCommandOptions { UserScenarios = scenarios };
+        var runOptions = new RunCommandOptions { UserScenarios = scenarios, LogWriter = log };
         runOptions.AddTo(run);
         var runAgent = new AgentCommandOptions();
         runAgent.AddTo(run);

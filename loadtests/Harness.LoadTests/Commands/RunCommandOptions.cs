@@ -71,11 +71,16 @@ internal sealed class RunCommandOptions
 
     public Option<int?> MetricsPort { get; } = MetricsPortOption.Create("the run's figures (requests, failures and latency by series, users, in flight, phase, the runner's CPU and memory)");
 
+    public Option<string> LogLevel { get; } = LogLevelOption.Create();
+
     /// <summary>How each series is measured: <c>--warm-up</c>, <c>--backoff</c>, <c>--timeout</c>, <c>--max-message-size</c>.</summary>
     public MeasurementOptions Measurement { get; } = new();
 
     /// <summary>The scenarios of a user's own app (<c>HarnessApp.RunAsync</c>): they replace the harness's operations.</summary>
     public IReadOnlyList<Engine.Scenario> UserScenarios { get; init; } = [];
+
+    /// <summary>Where <c>--log-level</c>'s lines go: standard error when null (tests give a writer of their own).</summary>
+    public TextWriter? LogWriter { get; init; }
 
     /// <summary>Any method or operation of a running service: <c>--call</c>, <c>--data</c>, <c>--proto</c>, <c>--wsdl</c>…</summary>
     public CallOptions Calls { get; } = new();
@@ -86,6 +91,7 @@ internal sealed class RunCommandOptions
         Config, Profile, TimeScale, Duration, Users, Rate, Stacks, Operations, Modes, Repeat, Targets, ModeLabel, ServiceCpus,
         .. Calls.All, Iterations, Fanout, DelayMs, Style, Parallelism, MaxFailures, Assertions, Output, Live, MetricsPort, Measurement.WarmUp, Measurement.Backoff, Measurement.Timeout,
         Measurement.MaxMessageSize,
+        LogLevel,
     ];
 
     public void AddTo(Command command)
@@ -211,6 +217,7 @@ internal sealed class RunCommandOptions
             CallRequest = call,
             SoapClient = Calls.BindSoapClient(parse, call),
             GrpcClient = Calls.BindGrpcClient(parse),
+            ClientLog = ClientLog.To(LogWriter ?? Console.Error, LogLevelOption.Bind(parse, LogLevel)),
             ServiceAffinity = BindServiceCpus(parse, localServices: targets.Count == 0 && UserScenarios.Count == 0),
             UserScenarios = [.. UserScenarios.Where(s => operations.Contains(s.Name))],
         };

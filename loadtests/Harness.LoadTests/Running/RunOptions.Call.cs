@@ -19,6 +19,9 @@ internal sealed partial record RunOptions
     /// <summary><c>--grpc-client</c>: which client sends the harness's own gRPC operations (<see cref="GrpcClients"/>).</summary>
     public string GrpcClient { get; init; } = GrpcClients.Lean;
 
+    /// <summary><c>--log-level</c>: where the lean clients log their connections' events; nowhere unless asked.</summary>
+    public ClientLog ClientLog { get; init; } = ClientLog.None;
+
     /// <summary>The scenarios of the user's own app (<c>HarnessApp.RunAsync</c>), which are the run's operations; empty for <c>harness</c> itself.</summary>
     public IReadOnlyList<Scenario> UserScenarios { get; init; } = [];
 }

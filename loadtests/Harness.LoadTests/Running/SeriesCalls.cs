@@ -3,6 +3,7 @@ using Harness.LoadTests.Calls;
 using Harness.LoadTests.Engine;
 using Harness.LoadTests.Scenarios;
 using Harness.LoadTests.Targets;
+using Microsoft.Extensions.Logging;
 
 namespace Harness.LoadTests.Running;
 
@@ -26,7 +27,7 @@ internal abstract class SeriesCalls : IDisposable
     public static SeriesCalls For(string operation, ServiceTarget target, RunOptions options) =>
         options.UserScenarios.FirstOrDefault(s => s.Name == operation) is { } scenario ? new UserScenario(scenario, target, options.Measurement.CallTimeout)
         : options.Call is { } call ? new AnyCall(call, target, options.Measurement.CallTimeout)
-        : new OwnOperation(operation, target, options.Settings, options.SoapClient, options.GrpcClient, options.Measurement);
+        : new OwnOperation(operation, target, options.Settings, options.SoapClient, options.GrpcClient, options.Measurement, options.ClientLog.Factory);
 
     public abstract Scenario Scenario(string name, IReadOnlyList<LoadSimulation> stages, FirstFailures firstFailures);
 
@@ -36,10 +37,11 @@ internal abstract class SeriesCalls : IDisposable
     public abstract void Dispose();
 
     private sealed class OwnOperation(
-        string operation, ServiceTarget target, OperationSettings settings, string soapClient, string grpcClient, MeasurementSettings measurement)
+        string operation, ServiceTarget target, OperationSettings settings, string soapClient, string grpcClient, MeasurementSettings measurement, ILoggerFactory loggers)
         : SeriesCalls
     {
-        private readonly IHarnessClient _client = HarnessClients.For(target, soapClient, grpcClient, measurement.CallTimeout, measurement.MaxMessageSize);
+        private readonly IHarnessClient _client = HarnessClients.For(
+            target, soapClient, grpcClient, measurement.CallTimeout, measurement.MaxMessageSize, loggers);
 
         public override IReadOnlyDictionary<string, string> Parameters => HarnessClients.Named(settings.For(operation), target, soapClient, grpcClient);
 

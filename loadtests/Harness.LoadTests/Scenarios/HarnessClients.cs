@@ -4,6 +4,7 @@ using Harness.LoadTests.Calls.Grpc;
 using Harness.LoadTests.Calls.Grpc.Http2;
 using Harness.LoadTests.Calls.Soap;
 using Harness.LoadTests.Targets;
+using Microsoft.Extensions.Logging;
 
 namespace Harness.LoadTests.Scenarios;
 
@@ -17,14 +18,16 @@ internal static class HarnessClients
     /// terms: a gRPC deadline (and <c>grpc-timeout</c>), the lean SOAP client's exchange, the WCF binding's send and receive timeouts.</param>
     /// <param name="maxMessageSize">The largest reply taken (<c>--max-message-size</c>): a gRPC message, the lean SOAP client's
     /// reply body, the WCF binding's MaxReceivedMessageSize.</param>
+    /// <param name="loggerFactory">Where the lean clients log their connections' events (<c>--log-level</c>); nowhere when null.</param>
     public static IHarnessClient For(
-        ServiceTarget target, string soapClient, string grpcClient = GrpcClients.Lean, TimeSpan? timeout = null, int maxMessageSize = MessageSizes.Default) =>
+        ServiceTarget target, string soapClient, string grpcClient = GrpcClients.Lean, TimeSpan? timeout = null, int maxMessageSize = MessageSizes.Default,
+        ILoggerFactory? loggerFactory = null) =>
         target.Stack != Stacks.Soap
             ? (grpcClient == GrpcClients.GrpcNet
                 ? new GrpcNetHarnessClient(target.ServiceAddress, timeout, maxMessageSize)
-                : new Http2GrpcClient(target.ServiceAddress, timeout: timeout, maxReceiveMessageSize: maxMessageSize))
+                : new Http2GrpcClient(target.ServiceAddress, timeout: timeout, maxReceiveMessageSize: maxMessageSize, loggerFactory: loggerFactory))
         : soapClient == SoapClients.Wcf ? new HarnessSoapClient(target.ServiceAddress, timeout ?? CallTimeouts.Default, maxMessageSize)
-        : new LeanSoapClient(target.ServiceAddress, timeout, maxMessageSize);
+        : new LeanSoapClient(target.ServiceAddress, timeout, maxMessageSize, loggerFactory);
 
     /// <summary>The series' parameters with the client that sent them (run.json, the report).</summary>
     public static IReadOnlyDictionary<string, string> Named(

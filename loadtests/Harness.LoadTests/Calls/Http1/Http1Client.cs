@@ -2,6 +2,8 @@ using System.Collections.Concurrent;
 using System.Net;
 using System.Net.Sockets;
 using System.Text;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Harness.LoadTests.Calls.Http1;
 
@@ -20,7 +22,7 @@ namespace Harness.LoadTests.Calls.Http1;
 /// buffer is handed to the next connection opened, so that a server that fails every call at a bound does not make
 /// each call allocate its buffer afresh: the buffers never outnumber the connections that were open at once.
 /// </summary>
-internal sealed class Http1Client : IDisposable
+internal sealed partial class Http1Client : IDisposable
 {
     private readonly EndPoint _endPoint;
     private readonly Uri _endpoint;
@@ -31,6 +33,7 @@ internal sealed class Http1Client : IDisposable
     private readonly int _maxBodySize;
     private readonly ConcurrentQueue<Http1Connection> _idle = new();
     private readonly ConcurrentStack<byte[]> _spareBuffers = new();
+    private readonly ILogger _logger;
     private volatile bool _disposed;
 
     /// <param name="endpoint">An <c>http://</c> address, or <c>unix:///path</c> for a Unix domain socket (the path's request path is then <c>/</c>).</param>
@@ -38,8 +41,14 @@ internal sealed class Http1Client : IDisposable
     /// <param name="captureHeader">A response header whose value every reply hands back (<see cref="ReplyHandler{TState, T}"/>); empty for none.</param>
     /// <param name="rename">Turns each transport failure into the exception the caller's callers expect (the WCF client's, for SOAP); null to leave them.</param>
     /// <param name="maxBodySize">The largest response body taken; a longer one fails the call.</param>
+    /// <param name="loggerFactory">Where the connections' events are logged (docs/hostile-servers.md, "Tracing the clients"); nowhere when null.</param>
     public Http1Client(
-        Uri endpoint, TimeSpan timeout, string captureHeader, Func<HttpRequestException, Exception>? rename = null, int maxBodySize = Http1ResponseReader.DefaultMaxBodySize)
+        Uri endpoint,
+        TimeSpan timeout,
+        string captureHeader,
+        Func<HttpRequestException, Exception>? rename = null,
+        int maxBodySize = Http1ResponseReader.DefaultMaxBodySize,
+        ILoggerFactory? loggerFactory = null)
     {
         ArgumentNullException.ThrowIfNull(endpoint);
         ArgumentOutOfRangeException.ThrowIfNegative(maxBodySize);
@@ -56,6 +65,7 @@ internal sealed class Http1Client : IDisposable
         _capture = Encoding.ASCII.GetBytes(captureHeader);
         _rename = rename;
         _maxBodySize = maxBodySize;
+        _logger = loggerFactory?.CreateLogger<Http1Client>() ?? NullLogger<Http1Client>.Instance;
     }
 
     /// <summary>Receive buffers of closed connections, waiting for the next connection opened.</summary>
@@ -109,7 +119,8 @@ internal sealed class Http1Client : IDisposable
             }
             catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException)
             {
-                Close(connection);
+                TraceFailedReply(ex);
+                Close(connection, connection.HasTimedOut ? "the call's timeout" : connection.WasCancelled ? "the call was cancelled" : ex.Message);
                 if (reused && attempt == 1 && !connection.ReceivedAny && !connection.HasTimedOut && !cancellationToken.IsCancellationRequested)
                 {
                     // The server had closed the idle connection; the request never reached it.
@@ -140,6 +151,7 @@ internal sealed class Http1Client : IDisposable
         while (_idle.TryDequeue(out var connection))
         {
             connection.Dispose();
+            TraceClosed("the client was disposed");
         }
 
         _spareBuffers.Clear();
@@ -153,10 +165,12 @@ internal sealed class Http1Client : IDisposable
         {
             var connection = await Http1Connection.OpenAsync(_endPoint, _connectTimeout, _maxBodySize, buffer, cancellationToken).ConfigureAwait(false);
             opened = true;
+            TraceOpened();
             return connection;
         }
         catch (SocketException ex)
         {
+            TraceConnectFailed(ex);
             throw Renamed(new HttpRequestException(HttpRequestError.ConnectionError, $"{ex.Message} ({_endpoint.Authority})", ex));
         }
         catch (OperationCanceledException ex)
@@ -180,18 +194,20 @@ internal sealed class Http1Client : IDisposable
             if (_disposed && _idle.TryDequeue(out var late))
             {
                 late.Dispose();
+                TraceClosed("the client was disposed");
             }
         }
         else
         {
-            Close(connection);
+            Close(connection, !keepAlive ? "the reply did not keep it alive" : _disposed ? "the client was disposed" : "its exchange was aborted");
         }
     }
 
     /// <summary>Closes a connection whose exchange is over, and keeps its buffer for the next connection.</summary>
-    private void Close(Http1Connection connection)
+    private void Close(Http1Connection connection, string reason)
     {
         connection.Dispose();
+        TraceClosed(reason);
         if (!_disposed)
         {
             _spareBuffers.Push(connection.TakeReceiveBuffer());

@@ -5,6 +5,7 @@ using System.ServiceModel;
 using System.Text;
 using Harness.Contracts;
 using Harness.Contracts.Grpc;
+using Microsoft.Extensions.Logging;
 
 namespace Harness.LoadTests.Calls.Soap;
 
@@ -33,10 +34,12 @@ internal sealed class LeanSoapClient : IHarnessClient
     /// <param name="baseAddress">The service's base address; the endpoint path is appended, as the WCF client does.</param>
     /// <param name="timeout">A call's whole time (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null): past it, <c>timeout</c>.</param>
     /// <param name="maxReplySize">The largest reply body (<c>--max-message-size</c>): <c>response-too-large</c> past it.</param>
-    public LeanSoapClient(Uri baseAddress, TimeSpan? timeout = null, int maxReplySize = MessageSizes.Default)
+    /// <param name="loggerFactory">Where the HTTP/1.1 client's connection events are logged; nowhere when null.</param>
+    public LeanSoapClient(Uri baseAddress, TimeSpan? timeout = null, int maxReplySize = MessageSizes.Default, ILoggerFactory? loggerFactory = null)
     {
         ArgumentNullException.ThrowIfNull(baseAddress);
-        _transport = new SoapTransport(new Uri(baseAddress, HarnessContract.SoapPath), SoapVersion.Soap11, [], SoapFailureNames.AsWcf, timeout, maxReplySize);
+        _transport = new SoapTransport(
+            new Uri(baseAddress, HarnessContract.SoapPath), SoapVersion.Soap11, [], SoapFailureNames.AsWcf, timeout, maxReplySize, loggerFactory);
         _compute = _transport.Prepare(Action(HarnessContract.Compute));
         _callThirdParty = _transport.Prepare(Action(HarnessContract.CallThirdParty));
     }

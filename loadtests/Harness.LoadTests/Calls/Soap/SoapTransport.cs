@@ -5,6 +5,7 @@ using System.ServiceModel;
 using Harness.LoadTests.Calls.Http1;
 using Harness.LoadTests.Scenarios;
 using Harness.Metrics;
+using Microsoft.Extensions.Logging;
 
 namespace Harness.LoadTests.Calls.Soap;
 
@@ -37,9 +38,10 @@ internal sealed class SoapTransport : IDisposable
     /// <param name="headers">Extra HTTP headers of every call (<c>--metadata</c>).</param>
     /// <param name="timeout">A call's whole time (<c>--timeout</c>; <see cref="CallTimeouts.Default"/>, BasicHttpBinding's send timeout, when null).</param>
     /// <param name="maxReplySize">The largest reply body taken; a longer one fails the call (<c>response-too-large</c>).</param>
+    /// <param name="loggerFactory">Where the HTTP/1.1 client's connection events are logged (not HTTPS's HttpClient); nowhere when null.</param>
     public SoapTransport(
         Uri endpoint, SoapVersion version, IReadOnlyList<KeyValuePair<string, string>> headers, SoapFailureNames names, TimeSpan? timeout = null,
-        int maxReplySize = DefaultMaxReplySize)
+        int maxReplySize = DefaultMaxReplySize, ILoggerFactory? loggerFactory = null)
     {
         var callTimeout = timeout ?? CallTimeouts.Default;
         if (endpoint.Scheme == Uri.UriSchemeHttps)
@@ -48,7 +50,8 @@ internal sealed class SoapTransport : IDisposable
         }
         else
         {
-            _http1 = new Http1Client(endpoint, callTimeout, ServerTimeTrailer.Name, names == SoapFailureNames.AsWcf ? AsWcfFailure : null, maxReplySize);
+            _http1 = new Http1Client(
+                endpoint, callTimeout, ServerTimeTrailer.Name, names == SoapFailureNames.AsWcf ? AsWcfFailure : null, maxReplySize, loggerFactory);
         }
 
         _endpoint = endpoint;

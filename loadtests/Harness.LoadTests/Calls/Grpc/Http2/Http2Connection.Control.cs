@@ -12,6 +12,7 @@ internal sealed partial class Http2Connection
 {
     private void OnReset(int streamId, uint errorCode)
     {
+        TraceReset(streamId, errorCode);
         Http2Stream? stream;
         bool idle;
         int opened;
@@ -126,6 +127,7 @@ internal sealed partial class Http2Connection
     /// </summary>
     private void OnGoAway(int lastStreamId, uint errorCode)
     {
+        TraceGoAway(lastStreamId, errorCode);
         _draining = true;
         _pool.Remove(this);
         List<Http2Stream> refused;

@@ -152,8 +152,15 @@ internal sealed partial class Http2Connection
     /// The server broke HTTP/2 or a bound: the calls fail as on a lost connection (so the engine backs off), and the
     /// server is told why with a GOAWAY of <paramref name="errorCode"/>, sent after what the writer has in hand.
     /// </summary>
-    private void Abort(uint errorCode, string reason) =>
+    private void Abort(uint errorCode, string reason)
+    {
+        if (_failed is null)
+        {
+            TraceProtocolError(errorCode, reason);
+        }
+
         Fail(GrpcStatuses.ForProtocolError(errorCode, reason), Http2Frames.GoAwayFrame(0, errorCode));
+    }
 
     private void Fail(Status status, byte[]? goAway)
     {
@@ -171,6 +178,7 @@ internal sealed partial class Http2Connection
             _open = 0;
         }
 
+        TraceClosed(status);
         StopSweeping();
         _pool.Remove(this);
         _goAway = goAway;
@@ -249,6 +257,7 @@ internal sealed partial class Http2Connection
                 }
             }
 
+            TraceOpened();
             _writeLoop = WriteLoopAsync();
             _ = ReadLoopAsync();
 

@@ -1,5 +1,7 @@
 using System.Net;
 using Grpc.Core;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Harness.LoadTests.Calls.Grpc.Http2;
 
@@ -11,7 +13,8 @@ namespace Harness.LoadTests.Calls.Grpc.Http2;
 /// </summary>
 /// <param name="streamReceiveWindow">The receive window its connections advertise per stream (<see cref="Http2Limits.StreamReceiveWindow"/>).</param>
 /// <param name="connectTimeout">The longest a connection's setup may take (<see cref="CallTimeouts.ConnectTimeout"/>).</param>
-internal sealed class Http2ConnectionPool(EndPoint endPoint, long streamBudget, int streamReceiveWindow, TimeSpan connectTimeout) : IDisposable
+/// <param name="logger">Where its connections' events go (<see cref="Http2Connection"/>'s Log part); none when null.</param>
+internal sealed class Http2ConnectionPool(EndPoint endPoint, long streamBudget, int streamReceiveWindow, TimeSpan connectTimeout, ILogger? logger = null) : IDisposable
 {
     /// <summary>Client stream ids are odd and below 2^31: about 2^30 streams per connection, with a margin.</summary>
     public const long StreamIdBudget = (1L << 30) - 1024;
@@ -19,6 +22,16 @@ internal sealed class Http2ConnectionPool(EndPoint endPoint, long streamBudget, 
     private readonly Lock _lock = new();
     private Http2Connection[] _connections = [];
     private bool _disposed;
+
+    /// <summary>Where the connections' events go.</summary>
+    public ILogger Logger { get; } = logger ?? NullLogger.Instance;
+
+    /// <summary>One line a second at Warning for each kind of connection event a server may repeat on every connection.</summary>
+    public LogThrottle GoAwayLog { get; } = new();
+
+    public LogThrottle ProtocolErrorLog { get; } = new();
+
+    public LogThrottle ConnectFailureLog { get; } = new();
 
     /// <summary>The connections open or opening (tests).</summary>
     internal int Count => Volatile.Read(ref _connections).Length;

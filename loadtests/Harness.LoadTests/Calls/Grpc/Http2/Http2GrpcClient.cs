@@ -5,6 +5,7 @@ using Google.Protobuf;
 using Grpc.Core;
 using Harness.Contracts;
 using Harness.Contracts.Grpc;
+using Microsoft.Extensions.Logging;
 
 namespace Harness.LoadTests.Calls.Grpc.Http2;
 
@@ -43,12 +44,14 @@ internal sealed class Http2GrpcClient : IHarnessClient
     /// The largest reply message accepted, in bytes (Grpc.Net.Client's MaxReceiveMessageSize, 4 MiB by default, at most
     /// 1 GiB): a reply whose length prefix is larger fails with RESOURCE_EXHAUSTED before any of it is buffered.
     /// </param>
+    /// <param name="loggerFactory">Where the connections' events are logged (docs/hostile-servers.md, "Tracing the clients"); nowhere when null.</param>
     public Http2GrpcClient(
         Uri address,
         bool asynchronousContinuations = true,
         long streamsPerConnection = Http2ConnectionPool.StreamIdBudget,
         TimeSpan? timeout = null,
-        int maxReceiveMessageSize = Http2Limits.DefaultMaxReceiveMessageSize)
+        int maxReceiveMessageSize = Http2Limits.DefaultMaxReceiveMessageSize,
+        ILoggerFactory? loggerFactory = null)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(maxReceiveMessageSize);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(maxReceiveMessageSize, Http2Limits.MaxReceiveMessageSizeLimit);
@@ -56,7 +59,8 @@ internal sealed class Http2GrpcClient : IHarnessClient
         _timeout = timeout ?? CallTimeouts.Default;
         _maxReceiveMessageSize = maxReceiveMessageSize;
         _pool = new Http2ConnectionPool(
-            endPoint, streamsPerConnection, Http2Limits.StreamReceiveWindow(maxReceiveMessageSize), CallTimeouts.ConnectTimeout(_timeout));
+            endPoint, streamsPerConnection, Http2Limits.StreamReceiveWindow(maxReceiveMessageSize), CallTimeouts.ConnectTimeout(_timeout),
+            loggerFactory?.CreateLogger<Http2GrpcClient>());
         _computeHeaders = RequestHeaders.Encode($"/{HarnessContract.GrpcService}/{HarnessContract.Compute}", authority, _timeout);
         _callThirdPartyHeaders = RequestHeaders.Encode($"/{HarnessContract.GrpcService}/{HarnessContract.CallThirdParty}", authority, _timeout);
         _asynchronousContinuations = asynchronousContinuations;
