@@ -9,8 +9,8 @@
 #          (0 pass, 1 fail, 7 inconclusive, 2 not judged).
 #   power  A/B runs with a true difference: two gRPC services started here on loopback, B's Compute doing
 #          ComputeWork__Factor times the work (1.10, 1.20, 1.40; and 1.00 as the A/A control), loaded in one run
-#          (`--target …,mode=a --target …,mode=b --modes a,b --repeat R`, balanced rounds a b b a); counts whether
-#          b's mean is judged worse (found), inconclusive, no difference, or better (wrong). Sizes go in a balanced
+#          (`--target …,mode=a --target …,mode=b --modes a,b --repeat R`, balanced rounds a b | b a | b a | a b…);
+#          counts whether b's mean is judged worse (found), inconclusive, no difference, or better (wrong). Sizes go in a balanced
 #          order across rounds, so no size always gets the machine's earlier minutes.
 # Results are appended, one line per run, to TSV files under the output folder as each run ends, so an interrupted
 # script loses nothing; the summary at the end gives each rate with its 95 % Wilson interval. Figures and reading:

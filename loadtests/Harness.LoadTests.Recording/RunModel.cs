@@ -63,7 +63,7 @@ public sealed record RunManifest(
 /// <param name="Repetition">1-based repetition number of this mode for this stack × operation; 0 when the mode is not repeated.</param>
 /// <param name="IdealMethod">How the ideal was measured (e.g. "one call alone before the series"), shown where the report draws it.</param>
 /// <param name="TotalRequests">Requests the series completed, set when it ended, so a reader can tell how many a damaged file lost; null until then.</param>
-/// <param name="Round">1-based round of a repeated run (one pass over the modes, forwards or backwards); 0 when the modes ran once.</param>
+/// <param name="Round">1-based round of a repeated run (one pass over the modes; pairs of a round and its mirror); 0 when the modes ran once.</param>
 /// <param name="Slot">Which listing of its mode this series ran as (1, 2…) when <c>--modes</c> names the mode more than once (an A/A run); else 0.</param>
 public sealed record SeriesInfo(
     string Id,

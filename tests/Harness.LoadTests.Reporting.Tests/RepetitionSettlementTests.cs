@@ -15,7 +15,7 @@ public sealed class RepetitionSettlementTests
         return [Sample(0, 100, Histogram((microseconds, perSecond))), Sample(1, 100, Histogram((microseconds, perSecond)))];
     }
 
-    // An A/A run: one mode listed twice, its two listings in A B B A order over the rounds given.
+    // An A/A run: one mode listed twice, its two listings in the run's order over the rounds given (A B | B A | B A | A B).
     private static RunData AaRun(int maxRounds, params (int Round, int Slot, long Microseconds)[] series)
     {
         var run = Run(series.Select((s, i) => (
@@ -28,7 +28,7 @@ public sealed class RepetitionSettlementTests
     public void An_AA_run_whose_listings_agree_settles_as_no_difference_larger_than_five_percent()
     {
         // Paired by round, two rounds leave one degree of freedom (too wide at the family's level); four settle it.
-        var run = AaRun(8, (1, 1, 100_000), (1, 2, 100_500), (2, 2, 100_200), (2, 1, 99_800), (3, 1, 100_100), (3, 2, 100_400), (4, 2, 99_900), (4, 1, 99_600));
+        var run = AaRun(8, (1, 1, 100_000), (1, 2, 100_500), (2, 2, 100_200), (2, 1, 99_800), (3, 2, 100_400), (3, 1, 100_100), (4, 1, 99_600), (4, 2, 99_900));
 
         var analysis = RunAnalysis.Of(run);
         var markdown = MarkdownReport.Render(analysis);
@@ -60,7 +60,7 @@ public sealed class RepetitionSettlementTests
     [Fact]
     public void A_round_cut_short_is_not_looked_at_and_a_run_not_repeated_until_settled_has_no_settlement()
     {
-        var cut = AaRun(8, (1, 1, 100_000), (1, 2, 100_000), (2, 2, 100_000), (2, 1, 100_000), (3, 1, 100_000));
+        var cut = AaRun(8, (1, 1, 100_000), (1, 2, 100_000), (2, 2, 100_000), (2, 1, 100_000), (3, 2, 100_000));
         var fixedRun = Run([(Series("grpc", "compute", "threadpool"), Steady(100_000))]);
 
         Assert.Equal(2, RunAnalysis.Of(cut).Settlement!.Rounds);

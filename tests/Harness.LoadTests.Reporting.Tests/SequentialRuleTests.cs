@@ -137,7 +137,7 @@ public sealed class SequentialRuleTests(ITestOutputHelper output)
     private static List<Observation> Paired(IReadOnlyList<double> values) => [.. values.Select((v, i) => new Observation(i + 1, v))];
 
     /// <summary>
-    /// Two modes run in the balanced order A B B A A B…; each process's figure is the mode's true value times
+    /// Two modes run in the run's balanced order, A B | B A | B A | A B…; each process's figure is the mode's true value times
     /// log-normal process noise, optionally a slow process now and then (20–70 % slower, as two processes of one
     /// build were measured here) and a drift over the run's places.
     /// </summary>
@@ -185,7 +185,9 @@ public sealed class SequentialRuleTests(ITestOutputHelper output)
 
         private void AddRound(int round, List<double> a, List<double> b, ref int place, double trueRatio)
         {
-            foreach (var isB in round % 2 == 1 ? new[] { false, true } : [true, false])
+            // The run's order for two modes (RepetitionOrder): A B | B A, then B A | A B, then again.
+            var bFirst = (round % 2 == 0) != ((round - 1) / 2 % 2 == 1);
+            foreach (var isB in bFirst ? new[] { true, false } : [false, true])
             {
                 (isB ? b : a).Add(Process(place++) * (isB ? trueRatio : 1));
             }

@@ -9,11 +9,11 @@ namespace Harness.LoadTests.Tests;
 public sealed class RunPlanTests
 {
     [Fact]
-    public void TwoModes_RepeatedFourTimes_GoABBAABBA()
+    public void TwoModes_RepeatedFourTimes_GoABBA_BAAB()
     {
         var order = RepetitionOrder.Of(["a", "b"], 4);
 
-        Assert.Equal(["a", "b", "b", "a", "a", "b", "b", "a"], order.Select(o => o.Mode));
+        Assert.Equal(["a", "b", "b", "a", "b", "a", "a", "b"], order.Select(o => o.Mode));
     }
 
     [Fact]
@@ -35,19 +35,78 @@ public sealed class RunPlanTests
     }
 
     [Fact]
-    public void ThreeModes_RepeatedThreeTimes_GoABCCBAABC()
+    public void ThreeModes_GoInMirroredPairs_EachPairStartingFromTheNextListing()
     {
-        var order = RepetitionOrder.Of(["a", "b", "c"], 3);
+        var order = RepetitionOrder.Of(["a", "b", "c"], 8);
 
-        Assert.Equal(["a", "b", "c", "c", "b", "a", "a", "b", "c"], order.Select(o => o.Mode));
+        Assert.Equal(
+            ["abc", "cba", "bca", "acb", "cab", "bac", "abc", "cba"],
+            order.Chunk(3).Select(round => string.Concat(round.Select(o => o.Mode))));
+    }
+
+    [Theory]
+    [InlineData(2)]
+    [InlineData(3)]
+    [InlineData(4)]
+    [InlineData(5)]
+    public void TwoRounds_AreThePlainMirror_TheOnlyOrderThatBalancesADriftOverTwo(int modeCount)
+    {
+        var modes = Enumerable.Range(0, modeCount).Select(i => $"m{i}").ToList();
+
+        var order = RepetitionOrder.Of(modes, 2).Select(o => o.Mode);
+
+        Assert.Equal([.. modes, .. Enumerable.Reverse(modes)], order);
+    }
+
+    [Theory]
+    [InlineData(2)]
+    [InlineData(3)]
+    [InlineData(4)]
+    [InlineData(5)]
+    [InlineData(6)]
+    public void OverAWholeCycle_EachListingHoldsEachPlace_FollowsEachOther_AndMeetsItselfOnce_Equally(int count)
+    {
+        // A cycle is 2 × count rounds.
+        var rounds = Enumerable.Range(0, 2 * count).Select(r => RepetitionOrder.Round(count, r)).ToList();
+        var run = rounds.SelectMany(r => r).ToList();
+
+        // Every round holds every listing once, and every listing holds every place of a round twice.
+        Assert.All(rounds, r => Assert.Equal(Enumerable.Range(0, count), r.Order()));
+        Assert.All(Enumerable.Range(0, count), place =>
+            Assert.All(Enumerable.Range(0, count), listing => Assert.Equal(2, rounds.Count(r => r[place] == listing))));
+        // Within rounds every listing follows every other one twice (first-order carry-over balanced).
+        var successions = rounds.SelectMany(r => r.Zip(r.Skip(1))).CountBy(p => p).ToList();
+        Assert.Equal(count * (count - 1), successions.Count);
+        Assert.All(successions, s => Assert.Equal(2, s.Value));
+        // Back to back with itself only at a pair's turn: each listing once, never across two pairs, nor the cycle's end.
+        var adjacent = run.Zip(run.Skip(1)).Select((p, i) => (p, i)).Where(x => x.p.First == x.p.Second).ToList();
+        Assert.Equal(Enumerable.Range(0, count), adjacent.Select(x => x.p.First).Order());
+        Assert.All(adjacent, x => Assert.Equal(count - 1, x.i % (2 * count)));
+        Assert.NotEqual(run[^1], run[0]);
+        // A drift that is quadratic in time cancels too: every listing's squared places sum alike.
+        Assert.Single(Enumerable.Range(0, count).Select(listing => run.Select((l, i) => (l, i)).Where(x => x.l == listing).Sum(x => (long)x.i * x.i)).Distinct());
+    }
+
+    [Fact]
+    public void AShorterRun_IsTheStartOfALongerOne_SoRepeatAutoStopsAtALookWithTheOrderOfAFixedRun()
+    {
+        var modes = new[] { "a", "b", "c" };
+        var longest = RepetitionOrder.Places(modes, 8);
+
+        foreach (var rounds in new[] { 2, 4, 6 })
+        {
+            Assert.Equal(longest.Take(rounds * modes.Length).Select(p => (p.Mode, p.Round)), RepetitionOrder.Places(modes, rounds).Select(p => (p.Mode, p.Round)));
+        }
     }
 
     [Theory]
     [InlineData(2, 2)]
     [InlineData(2, 6)]
     [InlineData(3, 2)]
+    [InlineData(3, 4)]
     [InlineData(3, 20)]
     [InlineData(4, 8)]
+    [InlineData(5, 6)]
     public void EvenRepeats_AreBalanced_EveryModeAsOftenAtEvenAsAtOddPlaces_WithTheSameMeanPlace(int modeCount, int repeat)
     {
         var modes = Enumerable.Range(0, modeCount).Select(i => $"m{i}").ToList();
@@ -85,6 +144,7 @@ public sealed class RunPlanTests
     public void Repetitions_AreNumberedInRunOrder_AndAModeRunOnceIsNotNumbered()
     {
         Assert.Equal([("a", 1), ("b", 1), ("b", 2), ("a", 2)], RepetitionOrder.Of(["a", "b"], 2));
+        Assert.Equal([("a", 1), ("b", 1), ("b", 2), ("a", 2), ("b", 3), ("a", 3)], RepetitionOrder.Of(["a", "b"], 3));
         Assert.Equal([("a", 0), ("b", 0)], RepetitionOrder.Of(["a", "b"], 1));
     }
 
@@ -120,6 +180,24 @@ public sealed class RunPlanTests
         {
             Assert.Equal(4, plan.Count(m => m.Series[0].Stack == stack));
         }
+    }
+
+    [Fact]
+    public void EveryPairOfRounds_IsAMirror_DownToTheSeries_WhicheverListingStartsIt()
+    {
+        var plan = RunPlan.Create(["a", "b", "c"], 6, ["soap", "grpc"], ["compute", "call-third-party"]);
+
+        // Each round: 3 modes × 2 operations × 2 stacks = 12 series; the backward round runs its forward one's series backwards.
+        var rounds = plan.SelectMany(m => m.Series).GroupBy(s => s.Round).Select(g => g.Select(s => $"{s.Mode} {s.Operation} {s.Stack}").ToList()).ToList();
+        Assert.Equal(6, rounds.Count);
+        Assert.All(rounds, r => Assert.Equal(12, r.Count));
+        foreach (var pair in rounds.Chunk(2))
+        {
+            Assert.Equal(Enumerable.Reverse(pair[0]), pair[1]);
+        }
+
+        Assert.Equal(["a", "b", "c"], rounds.Select(r => r[0].Split(' ')[0]).Where((_, i) => i % 2 == 0));
+        Assert.Equal(Enumerable.Range(0, 72), plan.SelectMany(m => m.Series).Select(s => s.Index));
     }
 
     [Fact]

@@ -45,7 +45,7 @@ internal static class VerdictText
 
     /// <summary>
     /// What the run's design means for its intervals, or null when nothing needs saying: an odd number of rounds does
-    /// not balance the order (A B | B A | A B puts the first mode first once more), and services the runner did not
+    /// not balance the order (its last round has no mirror), and services the runner did not
     /// start (<c>--target</c>: compose, Kubernetes, a team's own) are long-lived, not a fresh process per round.
     /// </summary>
     public static string? Design(RunAnalysis analysis)
@@ -55,8 +55,8 @@ internal static class VerdictText
         var rounds = analysis.Summaries.Count == 0 ? 0 : analysis.Summaries.Max(s => s.Series.Round);
         if (rounds > 1 && rounds % 2 == 1)
         {
-            notes.Add($"This run has {rounds.ToString(Invariant)} rounds, an odd number: the balanced order (A B | B A | A B…) is only balanced over an even number, "
-                + "so the mode listed first ran first once more than the others, and a drift over the run (a warming machine) is not fully balanced out; prefer an even --repeat.");
+            notes.Add($"This run has {rounds.ToString(Invariant)} rounds, an odd number: the balanced order (pairs of a round and its mirror: A B | B A) is only balanced over an even number, "
+                + "so its last round has no mirror, the modes' places in the run do not average alike, and a drift over the run (a warming machine) is not fully balanced out; prefer an even --repeat.");
         }
 
         if (analysis.Manifest.CommandLine.Contains("--target", StringComparison.Ordinal) && rounds > 1)

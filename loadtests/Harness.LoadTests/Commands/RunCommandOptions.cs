@@ -40,7 +40,7 @@ internal sealed class RunCommandOptions
 
     public Option<string> Repeat { get; } = new("--repeat")
     {
-        Description = $"Run every mode N times ({MinRepeat}–{MaxRepeat}), in a balanced order (A B B A…), each time with services of its own; "
+        Description = $"Run every mode N times ({MinRepeat}–{MaxRepeat}), in a balanced order (pairs of a round and its mirror, A B | B A, each pair from the next listing), each time with services of its own; "
             + $"or auto[:MAX]: add rounds until every comparison is settled (differs, or within ±5 %), at most MAX (even, 2–{MaxRepeat}; default {SequentialRule.DefaultMaxRounds}).",
         DefaultValueFactory = _ => "1",
     };

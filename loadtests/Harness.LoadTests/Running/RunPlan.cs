@@ -40,7 +40,7 @@ internal static class RunPlan
         var index = 0;
         foreach (var (place, at) in RepetitionOrder.Places(modes, repeat).Index())
         {
-            var backward = place / modes.Count % 2 == 1;
+            var backward = RepetitionOrder.IsBackward(place / modes.Count);
             foreach (var operation in backward ? Enumerable.Reverse(operations) : operations)
             {
                 var series = new List<PlannedSeries>();
@@ -61,10 +61,26 @@ internal static class RunPlan
 internal static class RepetitionOrder
 {
     /// <summary>
-    /// The list <paramref name="repeat"/> times, forwards and backwards in turn: A B B A A B…, A B C C B A A B C…
-    /// Over an even number of rounds every mode sits as often at an even place as at an odd one, and its mean place
-    /// is the same as every other mode's, so a drift over the run (a warming machine, a filling disk) does not favour
-    /// one. Each mode's runs are numbered from 1 in run order; a mode that runs only once gets 0.
+    /// The list <paramref name="repeat"/> times, in pairs of rounds: a round, then the same round backwards. The first
+    /// pair is the list as given (A B | B A, A B C | C B A); each later pair starts from the next row of a Williams
+    /// square relabelled so that its first row is the list (A B C | C B A, then B C A | A C B, then C A B | B A C;
+    /// for two modes A B | B A, then B A | A B), and after as many pairs as there are listings the pairs begin again.
+    /// <list type="bullet">
+    /// <item>Each pair is mirrored, so over every even number of rounds (every look of <c>--repeat auto</c>) every
+    /// listing sits as often at an even place as at an odd one and has the same mean place as every other: a linear
+    /// drift over the run (a warming machine, a filling disk) favours none.</item>
+    /// <item>Over a whole cycle (2 × listings rounds) each listing holds each place of a round equally often and
+    /// follows each other one equally often within rounds (the Williams property: first-order carry-over balanced),
+    /// and a drift quadratic in time cancels too. The plain mirror (A B C C B A A B C…) kept the middle listing in
+    /// the middle of every round, so an effect of the place in the round that is not linear favoured it in every round,
+    /// and the more rounds, the surer its false verdict (RepetitionOrderSimulationTests).</item>
+    /// <item>A pair's turn puts its forward round's last listing twice in a row; the rows make that a different listing
+    /// in each pair, so each listing is back to back with itself once a cycle, never across two pairs, where the plain
+    /// mirror did it to the last listing at every turn and to the first at every other.</item>
+    /// </list>
+    /// Two rounds have no other order: only the mirror balances a linear drift over two, and there the last listing's two
+    /// processes stay back to back in the middle of the run (docs/report.md, "Verdicts"). Each mode's runs are numbered
+    /// from 1 in run order; a mode that runs only once gets 0.
     /// </summary>
     /// <param name="modes">The modes as listed; a mode listed twice is two entries of each round.</param>
     /// <param name="repeat">Rounds, 1 or more.</param>
@@ -84,7 +100,7 @@ internal static class RepetitionOrder
         var order = new List<(string Mode, int Slot, int Round)>();
         for (var round = 0; round < repeat; round++)
         {
-            order.AddRange((round % 2 == 0 ? listings : Enumerable.Reverse(listings)).Select(l => (l.Mode, l.Slot, round + 1)));
+            order.AddRange(Round(listings.Count, round).Select(i => (listings[i].Mode, listings[i].Slot, round + 1)));
         }
 
         var runs = order.GroupBy(p => p.Mode).ToDictionary(g => g.Key, g => g.Count());
@@ -94,6 +110,33 @@ internal static class RepetitionOrder
             runs[p.Mode] == 1 ? 0 : seen[p.Mode] = seen.GetValueOrDefault(p.Mode) + 1,
             repeat == 1 ? 0 : p.Round,
             listedTwice.Contains(p.Mode) ? p.Slot : 0))];
+    }
+
+    /// <summary>Whether round <paramref name="round"/> (from 0) is the backward one of its pair: the stacks and operations reverse there too.</summary>
+    public static bool IsBackward(int round) => round % 2 == 1;
+
+    /// <summary>
+    /// The listings (indexes into the list) of round <paramref name="round"/>, from 0, of <paramref name="count"/>:
+    /// pair round ÷ 2 takes row (round ÷ 2) mod count of the relabelled Williams square, forwards then backwards.
+    /// </summary>
+    public static IReadOnlyList<int> Round(int count, int round)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(count, 1);
+        ArgumentOutOfRangeException.ThrowIfNegative(round);
+
+        // Williams' first row, 0 1 n−1 2 n−2 3…: its cyclic shifts (row r adds r to each entry) are a Latin square in which
+        // each listing follows each other one once (n even), or once in the square and once in its mirror (n odd).
+        var first = Enumerable.Range(0, count).Select(p => p == 0 ? 0 : p % 2 == 1 ? (p + 1) / 2 : count - (p / 2)).ToArray();
+        // Renamed so that row 0 is the list as given: the entry at place p of row 0 names listing p.
+        var listingOf = new int[count];
+        foreach (var (place, entry) in first.Index())
+        {
+            listingOf[entry] = place;
+        }
+
+        var row = round / 2 % count;
+        var forward = first.Select(entry => listingOf[(entry + row) % count]);
+        return [.. IsBackward(round) ? forward.Reverse() : forward];
     }
 }
 
