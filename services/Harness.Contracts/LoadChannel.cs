@@ -12,12 +12,20 @@ public static class LoadChannel
     /// <param name="address">
     /// A plain-text HTTP/2 address, e.g. <c>http://127.0.0.1:5082</c>, or a Unix domain socket, <c>unix:///tmp/grpc.sock</c>.
     /// </param>
-    /// <remarks>Replies are taken whatever their size: a load run may carry large replies of other people's services.</remarks>
+    /// <remarks>Replies are taken up to <see cref="DefaultMaxReceiveMessageSize"/>, Grpc.Net.Client's own default.</remarks>
     public static GrpcChannel For(Uri address) => For(address, maxReceiveMessageSize: null);
+
+    /// <summary>Grpc.Net.Client's default largest reply message, 4 MiB.</summary>
+    public const int DefaultMaxReceiveMessageSize = 4 * 1024 * 1024;
 
     /// <param name="address">As <see cref="For(Uri)"/>.</param>
     /// <param name="maxReceiveMessageSize">
-    /// The largest reply message taken, in bytes (a larger one fails its call with RESOURCE_EXHAUSTED); null for no bound.
+    /// The largest reply message taken, in bytes (a larger one fails its call with RESOURCE_EXHAUSTED); null for
+    /// <see cref="DefaultMaxReceiveMessageSize"/>. Never unbounded: Grpc.Net.Client (2.85) reads a reply into a buffer
+    /// rented for the length its prefix announces, and when that rent throws (a prefix of 2 GiB − 1 cannot be an array)
+    /// it returns its first buffer to ArrayPool.Shared twice. Two later renters then share one array, and every HTTP/2
+    /// connection of the process may send or read corrupted frames (docs/hostile-servers.md). The bound fails such a
+    /// reply before the rent.
     /// </param>
     public static GrpcChannel For(Uri address, int? maxReceiveMessageSize)
     {
@@ -46,7 +54,7 @@ public static class LoadChannel
         {
             HttpHandler = handler,
             DisposeHttpClient = true,
-            MaxReceiveMessageSize = maxReceiveMessageSize,
+            MaxReceiveMessageSize = maxReceiveMessageSize ?? DefaultMaxReceiveMessageSize,
         });
     }
 

@@ -17,8 +17,8 @@ namespace Harness.LoadTests.Tests;
 /// </summary>
 /// <remarks>
 /// Alone in its collection: a hostile run fails calls by the hundred thousand a second in this process, which would
-/// starve a test running beside it (a --call run against a service of its own saw INTERNAL failures), and its memory
-/// bound is this process's working set, which another test's load would count.
+/// starve a test running beside it, and its memory bound is this process's working set, which another test's load
+/// would count. What a hostile run leaves behind in the process is <see cref="HostileAftermathTests"/>' concern.
 /// </remarks>
 [Trait("Category", "EndToEnd")]
 [Collection(nameof(HostileRunTests))]
