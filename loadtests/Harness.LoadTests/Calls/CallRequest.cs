@@ -1,4 +1,5 @@
 using System.Text;
+using Microsoft.Extensions.Logging;
 
 namespace Harness.LoadTests.Calls;
 
@@ -54,11 +55,12 @@ internal sealed record CallRequest(
 /// <summary>A <c>--call</c> resolved against its target: what each call sends, through which client, and what the report says of it.</summary>
 /// <param name="Description">One line for the console: the call and where its description came from.</param>
 /// <param name="Parameters">The series' parameters in run.json and the report: the call, its data template, its source.</param>
-/// <param name="NewClient">A client for one target's address, giving up each call after the timeout (<c>--timeout</c>).</param>
+/// <param name="NewClient">A client for one target's address, giving up each call after the timeout (<c>--timeout</c>),
+/// logging its connections' events to the factory when one is given (<c>--log-level</c>; the lean HTTP/1.1 client's).</param>
 /// <param name="DescribeReply">A reply as text, for <c>--show-reply</c>.</param>
 internal sealed record CallPlan(
     string Description,
     RequestBody Body,
     IReadOnlyDictionary<string, string> Parameters,
-    Func<Uri, TimeSpan, ICallClient> NewClient,
+    Func<Uri, TimeSpan, ILoggerFactory?, ICallClient> NewClient,
     Func<byte[], CancellationToken, Task<string>> DescribeReply);

@@ -60,7 +60,7 @@ internal static class CallResolver
             $"{request.Call} ({method.Input.FullName} → {method.Output.FullName}, described by {method.Source})",
             body,
             parameters,
-            (target, callTimeout) => new GrpcCallClient(target, method.Service, method.Name, headers, callTimeout, maxMessageSize),
+            (target, callTimeout, _) => new GrpcCallClient(target, method.Service, method.Name, headers, callTimeout, maxMessageSize),
             (reply, ct) => ProtoFiles.DecodeAsync(method, reply, ct));
     }
 
@@ -74,7 +74,7 @@ internal static class CallResolver
                 $"{request.Call} (the envelope of {envelope}, SOAPAction \"{action}\")",
                 new RequestBody(request.Template, Encoding.UTF8.GetBytes),
                 Parameters(request, ("envelope", envelope), ("soapAction", action)),
-                (target, callTimeout) => new SoapCallClient(target, action, SoapVersion.Soap11, request.Metadata, callTimeout, maxMessageSize),
+                (target, callTimeout, loggers) => new SoapCallClient(target, action, SoapVersion.Soap11, request.Metadata, callTimeout, maxMessageSize, loggers),
                 DescribeXmlAsync);
         }
 
@@ -95,7 +95,7 @@ internal static class CallResolver
             $"{request.Call} (input {input.Name}, SOAPAction \"{soapAction}\", described by {wsdl.Source})",
             body,
             Parameters(request, ("wsdl", wsdl.Source), ("soapAction", soapAction)),
-            (target, callTimeout) => new SoapCallClient(target, soapAction, wsdl.Version, request.Metadata, callTimeout, maxMessageSize),
+            (target, callTimeout, loggers) => new SoapCallClient(target, soapAction, wsdl.Version, request.Metadata, callTimeout, maxMessageSize, loggers),
             DescribeXmlAsync);
     }
 

@@ -31,7 +31,7 @@ internal static class CallSetup
 
     private static async Task ShowReplyAsync(IAnsiConsole console, CallPlan plan, ServiceTarget target, CancellationToken cancellationToken)
     {
-        using var client = plan.NewClient(target.ServiceAddress, ShowReplyBound);
+        using var client = plan.NewClient(target.ServiceAddress, ShowReplyBound, null);
         using var bounded = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         bounded.CancelAfter(ShowReplyBound);
         try

@@ -26,7 +26,7 @@ internal abstract class SeriesCalls : IDisposable
 
     public static SeriesCalls For(string operation, ServiceTarget target, RunOptions options) =>
         options.UserScenarios.FirstOrDefault(s => s.Name == operation) is { } scenario ? new UserScenario(scenario, target, options.Measurement.CallTimeout)
-        : options.Call is { } call ? new AnyCall(call, target, options.Measurement.CallTimeout)
+        : options.Call is { } call ? new AnyCall(call, target, options.Measurement.CallTimeout, options.ClientLog.Factory)
         : new OwnOperation(operation, target, options.Settings, options.SoapClient, options.GrpcClient, options.Measurement, options.ClientLog.Factory);
 
     public abstract Scenario Scenario(string name, IReadOnlyList<LoadSimulation> stages, FirstFailures firstFailures);
@@ -60,9 +60,9 @@ internal abstract class SeriesCalls : IDisposable
         public override void Dispose() => _client.Dispose();
     }
 
-    private sealed class AnyCall(CallPlan call, ServiceTarget target, TimeSpan timeout) : SeriesCalls
+    private sealed class AnyCall(CallPlan call, ServiceTarget target, TimeSpan timeout, ILoggerFactory loggers) : SeriesCalls
     {
-        private readonly ICallClient _client = call.NewClient(target.ServiceAddress, timeout);
+        private readonly ICallClient _client = call.NewClient(target.ServiceAddress, timeout, loggers);
 
         public override IReadOnlyDictionary<string, string> Parameters => call.Parameters;
 
