@@ -218,7 +218,8 @@ run_harness() {
   while IFS= read -r line; do
     echo "$line" >>"$out"
     # The progress line ends its counts with "errors N/s (F of R)": R, the requests so far, with thousands separators.
-    if [[ "$line" =~ ^\[1/1\ .*\]\ ([0-9:]+)/.*errors\ [0-9]+/s\ \([0-9,]+\ of\ ([0-9,]+)\) ]] && [[ "$line" != *warm-up* ]] && [[ "$line" != *"users 0"* ]]; then
+    # "users R/0": the load has stopped (a target of 0) and only the drain is left.
+    if [[ "$line" =~ ^\[1/1\ .*\]\ ([0-9:]+)/.*errors\ [0-9]+/s\ \([0-9,]+\ of\ ([0-9,]+)\) ]] && [[ "$line" != *warm-up* ]] && [[ "$line" != *"users "*"/0  "* ]]; then
       last_cpu=$(proc_cpu "$hpid" 2>/dev/null || echo "$last_cpu")
       last_n=${BASH_REMATCH[2]//,/}
       if [ -z "$first_cpu" ]; then

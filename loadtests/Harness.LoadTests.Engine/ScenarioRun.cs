@@ -212,15 +212,25 @@ internal sealed class ScenarioRun
     private void Report(int second, TimeSpan elapsed)
     {
         _lastReportedSecond = second;
+
+        // In flight first: a copy's loop outlives its request, so read in this order a report shows no more requests
+        // in flight than copies running, unless a stopped copy ends its request and exits between the two reads (the
+        // other order would miss every copy that starts its loop and its request in between).
+        var inFlight = InFlight;
+        var open = _driver is ArrivalScheduler;
         var progress = new LoadProgress(
             _scenario.Name,
             second,
             elapsed,
             _driver.Duration,
             _stopStarting.IsCancellationRequested ? 0 : _driver.Users(elapsed),
-            InFlight,
+            inFlight,
             Interlocked.Read(ref _requests),
-            Interlocked.Read(ref _failures));
+            Interlocked.Read(ref _failures))
+        {
+            RunningUsers = open ? 0 : (int)Interlocked.Read(ref _workers),
+            IsOpenModel = open,
+        };
         try
         {
             _observer.OnProgress(progress);

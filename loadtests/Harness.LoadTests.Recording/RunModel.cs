@@ -88,7 +88,7 @@ public sealed record MachineInfo(int ProcessorCount, string OperatingSystem, str
 
 /// <summary>One second of one series.</summary>
 /// <param name="Second">Seconds since the series started.</param>
-/// <param name="Users">Closed model: virtual users running. Open model: the target arrival rate per second.</param>
+/// <param name="Users">Closed model: the virtual users the profile asks for (its target; users told to stop may still finish a call). Open model: the target arrival rate per second.</param>
 /// <param name="Requests">Requests that completed in this second, failed ones included.</param>
 /// <param name="Failures">Requests that failed in this second.</param>
 /// <param name="StatusCounts">Failures by status: a gRPC status name, <c>http-413</c>, <c>soap-fault-Client</c>, <c>timeout</c>, <c>connection</c>...</param>

@@ -174,7 +174,7 @@ public sealed partial class RunRecorder : IDisposable
         }
     }
 
-    /// <summary>Closed model: virtual users running in <paramref name="second"/>; open model: the target arrival rate. The last value wins.</summary>
+    /// <summary>Closed model: the virtual users the profile asks for in <paramref name="second"/> (its target); open model: the target arrival rate. The last value wins.</summary>
     public void RecordUsers(string seriesId, int second, int users)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(second);

@@ -22,8 +22,37 @@ public sealed class ProgressTrackerTests
         Assert.False(second.WarmUp);
         Assert.Equal(15 * S, second.Elapsed);
         Assert.Equal(TimeSpan.FromHours(1), second.Total);
-        Assert.StartsWith("[1/2 grpc-call-third-party-threadpool] 00:00:15/01:00:00  users 10", second.ToLine(), StringComparison.Ordinal);
+        Assert.StartsWith("[1/2 grpc-call-third-party-threadpool] 00:00:15/01:00:00  users 10/10  ", second.ToLine(), StringComparison.Ordinal);
         Assert.Contains("run left ~01:59:55", second.ToLine(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void TheUsers_AreTheRunningOnesOverTheTarget_SoTheDrainsCallsHaveTheirUsers()
+    {
+        // Load has stopped (the target is 0) and the drain waits for 4 calls, one per user still running: the line
+        // used to say "users 0 … in flight 4".
+        var tracker = Started("grpc-compute-iocp", 30 * S);
+        var draining = new LoadProgress("s", 31, 31 * S, 30 * S, Users: 0, RequestsInFlight: 4, Requests: 90, Failures: 0) { RunningUsers = 4 };
+        var ramping = new LoadProgress("s", 2, 2 * S, 30 * S, Users: 8, RequestsInFlight: 5, Requests: 9, Failures: 0) { RunningUsers = 8 };
+
+        var atTheEnd = tracker.Next(draining).ToLine();
+        var onTheRamp = tracker.Next(ramping).ToLine();
+
+        Assert.Contains("  users 4/0  ", atTheEnd, StringComparison.Ordinal);
+        Assert.Contains("  in flight 4  ", atTheEnd, StringComparison.Ordinal);
+        Assert.Contains("  users 8/8  ", onTheRamp, StringComparison.Ordinal);
+        Assert.Contains("  in flight 5  ", onTheRamp, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void TheOpenModel_SaysTheArrivalRate_NotUsers()
+    {
+        var tracker = Started("grpc-compute-iocp", 30 * S);
+
+        var line = tracker.Next(new LoadProgress("s", 3, 3 * S, 30 * S, Users: 30, RequestsInFlight: 2, Requests: 80, Failures: 0) { IsOpenModel = true }).ToLine();
+
+        Assert.Contains("  arrivals 30/s  ", line, StringComparison.Ordinal);
+        Assert.DoesNotContain("users", line, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -198,5 +227,5 @@ public sealed class ProgressTrackerTests
     }
 
     private static LoadProgress Progress(int second, TimeSpan duration, long requests = 0, long failures = 0) =>
-        new("s", second, TimeSpan.FromSeconds(second), duration, Users: 10, RequestsInFlight: 0, requests, failures);
+        new("s", second, TimeSpan.FromSeconds(second), duration, Users: 10, RequestsInFlight: 0, requests, failures) { RunningUsers = 10 };
 }

@@ -6,7 +6,7 @@ using Spectre.Console;
 
 namespace Harness.LoadTests.Commands;
 
-/// <summary>The <c>harness</c> command tree: <c>run</c> (the default), <c>matrix</c>, <c>compare</c>, <c>report</c>, <c>calibrate</c>, <c>merge</c> and <c>coordinate</c>, each a class of its own here.</summary>
+/// <summary>The <c>harness</c> command tree: <c>run</c> (the default), <c>matrix</c>, <c>compare</c>, <c>report</c>, <c>calibrate</c>, <c>merge</c>, <c>coordinate</c> and the hidden <c>docs</c>, each a class of its own here.</summary>
 internal static class HarnessCli
 {
     /// <summary>Parses and runs <paramref name="args"/>; a command line that does not parse gets one line and exit code 2, not the help.</summary>
@@ -60,6 +60,7 @@ internal static class HarnessCli
         root.Subcommands.Add(CalibrateCommand.Create(console));
         root.Subcommands.Add(MergeCommand.Create(console));
         root.Subcommands.Add(CoordinateCommand.Create(console));
+        root.Subcommands.Add(DocsCommand.Create(console));
         return root;
     }
 

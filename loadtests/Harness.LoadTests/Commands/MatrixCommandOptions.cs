@@ -18,7 +18,10 @@ internal sealed class MatrixCommandOptions
 
     // 2 by default, as compose and k8s/ give: the runtime sizes iocp and the ThreadPool by the limit, so every
     // place that runs the services runs the same experiment (capped at this machine's cores).
-    public Option<double> Cpus { get; } = new("--cpus") { Description = "CPU limit of every service container, in cores (as docker run --cpus); default 2, or this machine's cores when fewer.", DefaultValueFactory = _ => Math.Min(2.0, Environment.ProcessorCount) };
+    public Option<double> Cpus { get; } = new("--cpus") { Description = "CPU limit of every service container, in cores (as docker run --cpus); default 2, or this machine's cores when fewer.", DefaultValueFactory = _ => DefaultCpus };
+
+    // The default a reader sees (--help, docs/cli.md) is the same on every machine; the cap applies when binding.
+    private const double DefaultCpus = 2.0;
 
     public Option<string> Memory { get; } = new("--memory") { Description = "Memory limit of every service container, e.g. 512m or 1g.", DefaultValueFactory = _ => "512m" };
 
@@ -46,7 +49,7 @@ internal sealed class MatrixCommandOptions
             throw new UsageException("matrix starts its own containers; --target is for 'run' against services already running.");
         }
 
-        var cpus = parse.GetValue(Cpus);
+        var cpus = parse.GetResult(Cpus) is { Implicit: false } ? parse.GetValue(Cpus) : Math.Min(DefaultCpus, Environment.ProcessorCount);
         if (double.IsNaN(cpus) || cpus < 0.1 || cpus > Environment.ProcessorCount)
         {
             throw new UsageException(string.Create(

@@ -122,6 +122,8 @@ internal sealed class ProgressTracker(int seriesCount, TimeSpan seriesDuration)
                 elapsed,
                 total,
                 p.Users,
+                p.RunningUsers,
+                p.IsOpenModel,
                 rate,
                 errors,
                 Percentile(latencies, 50),

@@ -24,7 +24,7 @@ internal static class TelemetryFamilies
     public static readonly Family LastSecondLatency = new(MetricNames.LoadLastSecondLatencySeconds, Summary,
         "p50 and p99 of the last second's successful requests (HdrHistogram, within 0.1 %), while the series runs; _sum and _count of all its successes.");
 
-    public static readonly Family Users = new(MetricNames.LoadUsers, Gauge, "Closed model: virtual users running now (0 while requests drain).");
+    public static readonly Family Users = new(MetricNames.LoadUsers, Gauge, "Closed model: virtual users the profile asks for now, its target (0 while requests drain).");
 
     public static readonly Family ArrivalRate = new(MetricNames.LoadArrivalRate, Gauge, "Open model: requests started per second now (0 while requests drain).");
 

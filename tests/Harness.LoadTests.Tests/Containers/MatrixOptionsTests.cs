@@ -47,6 +47,22 @@ public sealed class MatrixOptionsTests
         Assert.Equal(bytes, parsed);
     }
 
+    [Fact]
+    public void Cpus_ByDefault_IsTwoOrThisMachinesCores_AndAsGivenOtherwise()
+    {
+        // --help and docs/cli.md show the default 2 on every machine; the cap to this machine's cores is the binding's.
+        var options = new MatrixCommandOptions();
+        var command = new System.CommandLine.RootCommand();
+        options.AddTo(command);
+
+        var (_, byDefault) = options.Bind(command.Parse([]), "harness matrix");
+        var (_, given) = options.Bind(command.Parse(["--cpus", "0.5"]), "harness matrix --cpus 0.5");
+
+        Assert.Equal(Math.Min(2.0, Environment.ProcessorCount), byDefault.Cpus);
+        Assert.Equal(0.5, given.Cpus);
+        Assert.Equal(2.0, options.Cpus.GetDefaultValue());
+    }
+
     [Theory]
     [InlineData("--cpus=0", "--cpus must be between 0.1 and")]
     [InlineData("--memory=12q", "--memory '12q' must be a size of at least 64m")]

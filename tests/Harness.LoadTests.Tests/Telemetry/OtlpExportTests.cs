@@ -25,7 +25,7 @@ public sealed class OtlpExportTests
         }
 
         telemetry.SecondPassed(new ProgressSecond(
-            "grpc-compute-iocp", 0, 1, 3, WarmUp: false, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(5), Users: 6, RequestsPerSecond: 4, Errors: 1,
+            "grpc-compute-iocp", 0, 1, 3, WarmUp: false, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(5), Users: 6, RunningUsers: 6, OpenModel: false, RequestsPerSecond: 4, Errors: 1,
             P50Ms: 4, P99Ms: 40, InFlight: 2, Requests: 4, Failures: 1, RunLeft: TimeSpan.FromSeconds(4)));
 
         // Act: disposing sends the last export.

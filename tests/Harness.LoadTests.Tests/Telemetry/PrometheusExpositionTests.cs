@@ -133,7 +133,7 @@ public sealed partial class PrometheusExpositionTests
     }
 
     private static ProgressSecond Second(bool warmUp, bool draining) => new(
-        Series, 0, 1, 5, warmUp, TimeSpan.FromSeconds(3), TimeSpan.FromSeconds(10), Users: 8, RequestsPerSecond: 5, Errors: 2,
+        Series, 0, 1, 5, warmUp, TimeSpan.FromSeconds(3), TimeSpan.FromSeconds(10), Users: 8, RunningUsers: 8, OpenModel: false, RequestsPerSecond: 5, Errors: 2,
         P50Ms: 4, P99Ms: 2000, InFlight: 3, Requests: 5, Failures: 2, RunLeft: TimeSpan.FromSeconds(5), Draining: draining);
 
     /// <summary>Each sample's family has one TYPE line; a counter's name ends in _total; histogram and summary samples are their suffixed names.</summary>
