@@ -1,3 +1,5 @@
+using Harness.Contracts;
+
 namespace Harness.LoadTests.Calls;
 
 /// <summary>
@@ -8,8 +10,8 @@ namespace Harness.LoadTests.Calls;
 /// </summary>
 internal static class MessageSizes
 {
-    /// <summary>Grpc.Net.Client's default MaxReceiveMessageSize, 4 MiB, for every client.</summary>
-    public const int Default = 4 * 1024 * 1024;
+    /// <summary>Grpc.Net.Client's default MaxReceiveMessageSize, 4 MiB, for every client (the channel's own default).</summary>
+    public const int Default = LoadChannel.DefaultMaxReceiveMessageSize;
 
     /// <summary>Below 1 KiB not even a SOAP fault fits.</summary>
     public const int Min = 1024;

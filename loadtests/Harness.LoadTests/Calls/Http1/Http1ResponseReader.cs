@@ -21,7 +21,7 @@ internal sealed class Http1ResponseReader
     public const int MaxHeadSize = 64 * 1024;
     public const int MaxInterimResponses = 32;
     public const int MaxChunkLineSize = 16 * 1024;
-    public const int DefaultMaxBodySize = 4 * 1024 * 1024;
+    public const int DefaultMaxBodySize = MessageSizes.Default;
 
     private byte[] _capture = [];
     private int _start;
