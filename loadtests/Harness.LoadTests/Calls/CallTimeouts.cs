@@ -12,8 +12,9 @@ internal static class CallTimeouts
     public static readonly TimeSpan MaxConnectTimeout = TimeSpan.FromSeconds(10);
 
     /// <summary>
-    /// How long a connection's setup (the TCP connect, and HTTP/2's wait for the server's SETTINGS) may take: 10 s, or
-    /// the call's timeout when shorter, so that a server that accepts nothing never holds a call past its timeout.
+    /// How long a TCP connect may take: 10 s, or the call's timeout when shorter, so that a server that accepts nothing
+    /// never holds a call past its timeout. HTTP/2's wait for the server's SETTINGS after it stays at
+    /// <see cref="MaxConnectTimeout"/>: each call's own deadline already bounds what a call waits there.
     /// </summary>
     public static TimeSpan ConnectTimeout(TimeSpan callTimeout) => callTimeout < MaxConnectTimeout ? callTimeout : MaxConnectTimeout;
 
