@@ -42,7 +42,7 @@ internal sealed class MeasurementOptions
 
     public Option<string> MaxMessageSize { get; } = new("--max-message-size")
     {
-        Description = "The largest reply a client takes: a gRPC message or a SOAP body; a larger one fails its call (RESOURCE_EXHAUSTED, response-too-large), e.g. 4MiB or 64k; 1KiB to 1GiB.",
+        Description = "The largest reply a client takes: a gRPC message or a SOAP body; a larger one fails its call (RESOURCE_EXHAUSTED, response-too-large), e.g. 4MiB or 64k; 1KiB to 1GiB. Not given: 4MiB, and the WCF client its own 64KiB.",
         DefaultValueFactory = _ => "4MiB",
     };
 
@@ -61,7 +61,10 @@ internal sealed class MeasurementOptions
         parse.GetValue(WarmUp) is { } warmUp ? ParseWarmUp(warmUp) : MeasurementSettings.DefaultWarmUp * timeScale,
         ParseTimeout(parse.GetValue(Timeout)!))
     {
-        MaxMessageSize = ParseMaxMessageSize(parse.GetValue(MaxMessageSize)!),
+        // Given or not matters: a client's own default applies when not (the WCF client's 64 KiB).
+        GivenMaxMessageSize = parse.GetResult(MaxMessageSize) is { Implicit: false } given
+            ? ParseMaxMessageSize(given.GetValueOrDefault<string>()!)
+            : null,
     };
 
     /// <summary>

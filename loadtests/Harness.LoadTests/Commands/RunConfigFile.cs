@@ -105,6 +105,13 @@ internal static class RunConfigFile
                 continue;
             }
 
+            // Not given, each client keeps its own largest reply (the WCF client its 64 KiB); written back, the default
+            // would be taken as given.
+            if (option == options.Measurement.MaxMessageSize && parse.GetResult(option) is null or { Implicit: true })
+            {
+                continue;
+            }
+
             object? value = option switch
             {
                 Option<string> o => parse.GetValue(o),

@@ -38,7 +38,7 @@ internal static class ClientWarmUp
             }
 
             using var client = HarnessClients.For(
-                target, options.SoapClient, options.GrpcClient, options.Measurement.CallTimeout, options.Measurement.MaxMessageSize, options.ClientLog.Factory);
+                target, options.SoapClient, options.GrpcClient, options.Measurement.CallTimeout, options.Measurement.GivenMaxMessageSize, options.ClientLog.Factory);
             try
             {
                 for (var round = 0; round < Rounds; round++)

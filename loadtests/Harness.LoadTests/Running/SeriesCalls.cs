@@ -41,7 +41,7 @@ internal abstract class SeriesCalls : IDisposable
         : SeriesCalls
     {
         private readonly IHarnessClient _client = HarnessClients.For(
-            target, soapClient, grpcClient, measurement.CallTimeout, measurement.MaxMessageSize, loggers);
+            target, soapClient, grpcClient, measurement.CallTimeout, measurement.GivenMaxMessageSize, loggers);
 
         public override IReadOnlyDictionary<string, string> Parameters => HarnessClients.Named(settings.For(operation), target, soapClient, grpcClient);
 
