@@ -14,6 +14,9 @@ public sealed class OverlayTests
 {
     private static readonly TimeSpan Bound = TimeSpan.FromMinutes(8);
 
+    // A warning or an error in the services' text or compact JSON log lines.
+    private static readonly string[] WarningMarks = ["WRN", "ERR", "\"@l\":\"Warning", "\"@l\":\"Error", "Exception"];
+
     [Fact]
     public async Task Distributed_TwoAgents_TheCoordinatorMergesBothRunsIntoOneReport_WithNoRestart()
     {
@@ -68,10 +71,30 @@ public sealed class OverlayTests
         Assert.Contains("p99", summary, StringComparison.Ordinal);
         var timeline = RawRunReader.Read(run).Timelines.Values.Single();
         var failures = timeline.Where(s => s.Failures > 0).Select(s => $"second {s.Second}: {string.Join(", ", s.StatusCounts.Select(c => $"{c.Key} {c.Value}"))}");
-        Assert.True(timeline.Sum(s => s.Failures) == 0, $"failed requests: {string.Join("; ", failures)}\n{result.Output}");
+        Assert.True(timeline.Sum(s => s.Failures) == 0, $"failed requests: {string.Join("; ", failures)}\n{PodWarnings(output.Directory)}\n{result.Output}");
         Assert.True(result.ExitCode is 0 or 1, result.Output);
         Assert.Equal(result.ExitCode == 1, result.Output.Contains("Job runner: Failed", StringComparison.Ordinal));
         Assert.Empty(await Leftovers.OfRunAsync(result.RunId));
+    }
+
+    /// <summary>
+    /// The pods' warnings and errors, as the stand-in saved their logs: a SOAP fault counts as one failure in the run,
+    /// and only the service's own log says why (the exception behind "the third party did not answer").
+    /// </summary>
+    private static string PodWarnings(string output)
+    {
+        var logs = Path.Combine(output, "logs");
+        if (!Directory.Exists(logs))
+        {
+            return "(no pod logs saved)";
+        }
+
+        var lines = Directory.GetFiles(logs, "*.log")
+            .SelectMany(f => File.ReadLines(f).Select(l => $"{Path.GetFileNameWithoutExtension(f)}: {l}"))
+            .Where(l => WarningMarks.Any(mark => l.Contains(mark, StringComparison.Ordinal)))
+            .Take(20)
+            .ToList();
+        return lines.Count == 0 ? "(no warnings in the pod logs)" : string.Join('\n', lines);
     }
 
     private static string Overlay(string name)
