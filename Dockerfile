@@ -39,6 +39,7 @@ COPY services/Harness.Rpc.Soap/Harness.Rpc.Soap.csproj services/Harness.Rpc.Soap
 COPY services/Harness.ThirdPartyStub/Harness.ThirdPartyStub.csproj services/Harness.ThirdPartyStub/
 COPY services/Harness.SoapService/Harness.SoapService.csproj services/Harness.SoapService/
 COPY services/Harness.GrpcService/Harness.GrpcService.csproj services/Harness.GrpcService/
+COPY loadtests/Harness.LoadTests.Clients/Harness.LoadTests.Clients.csproj loadtests/Harness.LoadTests.Clients/
 COPY loadtests/Harness.LoadTests.Engine/Harness.LoadTests.Engine.csproj loadtests/Harness.LoadTests.Engine/
 COPY loadtests/Harness.LoadTests.Recording/Harness.LoadTests.Recording.csproj loadtests/Harness.LoadTests.Recording/
 COPY loadtests/Harness.LoadTests.Reporting/Harness.LoadTests.Reporting.csproj loadtests/Harness.LoadTests.Reporting/

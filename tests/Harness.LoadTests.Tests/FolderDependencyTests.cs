@@ -1,12 +1,14 @@
 using System.Reflection;
 using System.Reflection.Emit;
+using Harness.LoadTests.Clients;
 using Harness.LoadTests.Running;
 
 namespace Harness.LoadTests.Tests;
 
 /// <summary>
 /// The runner's folders (namespaces under Harness.LoadTests) depend one way: commands down to running, running down
-/// to targets, scenarios, calls and recording. A two-way pair is a cycle a reader cannot follow, so it fails here.
+/// to targets, scenarios and recording. A two-way pair is a cycle a reader cannot follow, so it fails here. Below the
+/// runner, its call clients (Harness.LoadTests.Clients) are a project of their own that knows nothing of a run.
 /// The scan reads the compiled assembly: base types, interfaces, fields, properties, signatures, locals and every
 /// type, method or field a method body names; constants are inlined by the compiler, so only those escape it.
 /// </summary>
@@ -38,6 +40,23 @@ public sealed class FolderDependencyTests
         Assert.Contains("Live", uses["Commands"]);
         Assert.Contains("Running", uses["Commands"]);
         Assert.DoesNotContain("Commands", uses["Running"]);
+    }
+
+    [Fact]
+    public void TheClients_UseNoProjectOfTheRunner_AndTheRunnerUsesThem()
+    {
+        // The runner reaches its clients through ICallClient, CallResolver and HarnessClients; a client that named a
+        // Running, Scenarios or Recording type would need the runner (or its engine, hosting, recording, reporting) below it.
+        var clients = typeof(ICallClient).Assembly;
+        var runner = typeof(RunOrchestrator).Assembly;
+
+        var runnerProjects = clients.GetReferencedAssemblies()
+            .Select(a => a.Name!)
+            .Where(name => name == runner.GetName().Name || name.StartsWith("Harness.LoadTests.", StringComparison.Ordinal))
+            .ToList();
+
+        Assert.Empty(runnerProjects);
+        Assert.Contains(clients.GetName().Name, runner.GetReferencedAssemblies().Select(a => a.Name));
     }
 
     /// <summary>For each folder, the other folders whose types it uses.</summary>

@@ -2,8 +2,6 @@ using System.Diagnostics;
 using Harness.LoadTests.Engine;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Reporting.Analysis;
-using Harness.LoadTests.Tests.Calls.Http1;
-using Harness.LoadTests.Tests.Calls.Http2;
 using Harness.Metrics;
 
 namespace Harness.LoadTests.Tests;

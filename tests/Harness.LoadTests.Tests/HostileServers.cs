@@ -1,5 +1,3 @@
-using Harness.LoadTests.Tests.Calls.Http1;
-using Harness.LoadTests.Tests.Calls.Http2;
 
 namespace Harness.LoadTests.Tests;
 

@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
-using Harness.Tests.Shared;
 using Xunit.Abstractions;
 
 namespace Harness.LoadTests.Tests;

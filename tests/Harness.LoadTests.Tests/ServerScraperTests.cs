@@ -1,6 +1,5 @@
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Running;
-using Harness.LoadTests.Tests.Calls.Http1;
 
 namespace Harness.LoadTests.Tests;
 

@@ -1,7 +1,7 @@
 using System.CommandLine;
-using Harness.LoadTests.Calls;
-using Harness.LoadTests.Calls.Grpc;
-using Harness.LoadTests.Calls.Soap;
+using Harness.LoadTests.Clients;
+using Harness.LoadTests.Clients.Grpc;
+using Harness.LoadTests.Clients.Soap;
 using Harness.LoadTests.Common;
 using Harness.LoadTests.Targets;
 
@@ -83,7 +83,7 @@ internal sealed class CallOptions
 
         if (stack == Stacks.Grpc)
         {
-            Guard(() => GrpcMethod.Split(call));
+            Guard(() => CallResolver.SplitGrpcCall(call));
         }
         else if (call.Contains('/'))
         {

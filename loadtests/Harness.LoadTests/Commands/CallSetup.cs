@@ -1,4 +1,4 @@
-using Harness.LoadTests.Calls;
+using Harness.LoadTests.Clients;
 using Harness.LoadTests.Running;
 using Harness.LoadTests.Targets;
 using Spectre.Console;

@@ -1,6 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
-using Harness.LoadTests.Calls;
+using Harness.LoadTests.Clients;
 using Harness.LoadTests.Common;
 using Harness.LoadTests.Engine;
 using Harness.LoadTests.Profiles;

@@ -1,5 +1,5 @@
 using System.CommandLine;
-using Harness.LoadTests.Calls;
+using Harness.LoadTests.Clients;
 using Harness.LoadTests.Common;
 using Harness.LoadTests.Distributed;
 using Harness.LoadTests.Live;

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using Harness.LoadTests.Clients;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Scenarios;
 

@@ -37,7 +37,7 @@ internal static class ClientWarmUp
                 continue;
             }
 
-            using var client = HarnessClients.For(
+            using var client = TargetClients.For(
                 target, options.SoapClient, options.GrpcClient, options.Measurement.CallTimeout, options.Measurement.GivenMaxMessageSize, options.ClientLog.Factory);
             try
             {

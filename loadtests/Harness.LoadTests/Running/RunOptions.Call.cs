@@ -1,6 +1,6 @@
-using Harness.LoadTests.Calls;
-using Harness.LoadTests.Calls.Grpc;
-using Harness.LoadTests.Calls.Soap;
+using Harness.LoadTests.Clients;
+using Harness.LoadTests.Clients.Grpc;
+using Harness.LoadTests.Clients.Soap;
 using Harness.LoadTests.Engine;
 
 namespace Harness.LoadTests.Running;

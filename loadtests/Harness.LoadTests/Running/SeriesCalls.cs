@@ -1,5 +1,5 @@
 using Harness.Contracts;
-using Harness.LoadTests.Calls;
+using Harness.LoadTests.Clients;
 using Harness.LoadTests.Engine;
 using Harness.LoadTests.Scenarios;
 using Harness.LoadTests.Targets;
@@ -40,10 +40,10 @@ internal abstract class SeriesCalls : IDisposable
         string operation, ServiceTarget target, OperationSettings settings, string soapClient, string grpcClient, MeasurementSettings measurement, ILoggerFactory loggers)
         : SeriesCalls
     {
-        private readonly IHarnessClient _client = HarnessClients.For(
+        private readonly IHarnessClient _client = TargetClients.For(
             target, soapClient, grpcClient, measurement.CallTimeout, measurement.GivenMaxMessageSize, loggers);
 
-        public override IReadOnlyDictionary<string, string> Parameters => HarnessClients.Named(settings.For(operation), target, soapClient, grpcClient);
+        public override IReadOnlyDictionary<string, string> Parameters => TargetClients.Named(settings.For(operation), target, soapClient, grpcClient);
 
         public override Ideal? IdealByConstruction => Calibration.ByConstruction(operation, settings);
 

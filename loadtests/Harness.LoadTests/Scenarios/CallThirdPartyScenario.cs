@@ -1,5 +1,5 @@
 using Harness.Contracts;
-using Harness.LoadTests.Calls;
+using Harness.LoadTests.Clients;
 using Harness.LoadTests.Engine;
 
 namespace Harness.LoadTests.Scenarios;

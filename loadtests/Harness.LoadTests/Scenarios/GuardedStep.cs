@@ -1,3 +1,4 @@
+using Harness.LoadTests.Clients;
 using Harness.LoadTests.Engine;
 
 namespace Harness.LoadTests.Scenarios;
@@ -17,9 +18,21 @@ internal static class GuardedStep
             }
             catch (Exception ex) when (!context.CancellationToken.IsCancellationRequested)
             {
-                return FailureStatus.Fail(ex, firstFailures);
+                return Fail(ex, firstFailures);
             }
         }, load);
+
+    /// <summary>
+    /// The step's result for a request that threw: counted under <see cref="FailureStatus.Of"/>, noted when it is the
+    /// first of its status, and marked as a connection failure (<see cref="FailureStatus.IsConnectionFailure"/>) so that
+    /// the engine backs off rather than retrying a dead target at once.
+    /// </summary>
+    private static StepResult Fail(Exception exception, FirstFailures? firstFailures)
+    {
+        var status = FailureStatus.Of(exception);
+        firstFailures?.Note(status, exception);
+        return StepResult.Fail(status, FailureStatus.IsConnectionFailure(exception));
+    }
 
     /// <summary>
     /// A step of the user's own (<c>HarnessApp</c>) given <c>--timeout</c>: its <see cref="ScenarioContext.CancellationToken"/>

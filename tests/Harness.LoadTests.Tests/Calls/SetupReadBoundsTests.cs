@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using Harness.LoadTests.Tests.Calls.Http2;
 
 namespace Harness.LoadTests.Tests.Calls;
 
@@ -37,7 +36,7 @@ public sealed class SetupReadBoundsTests
             + "<xs:import schemaLocation=\"/s1\"/><xs:import schemaLocation=\"/s2\"/><xs:import schemaLocation=\"/s3\"/>"
             + "</xs:schema></types></definitions>";
         var schema = $"<xs:schema xmlns:xs=\"http://www.w3.org/2001/XMLSchema\"><!--{new string('x', 6 << 20)}--></xs:schema>";
-        await using var server = new Http1.ScriptedHttpServer(e =>
+        await using var server = new ScriptedHttpServer(e =>
         {
             var body = e.Request.StartsWith("GET /svc", StringComparison.Ordinal) ? Wsdl : schema;
             return e.WriteAsync($"HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: {body.Length}\r\n\r\n{body}");

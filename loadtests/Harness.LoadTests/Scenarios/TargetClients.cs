@@ -1,0 +1,26 @@
+using Harness.Contracts;
+using Harness.LoadTests.Clients;
+using Harness.LoadTests.Clients.Grpc;
+using Harness.LoadTests.Targets;
+using Microsoft.Extensions.Logging;
+
+namespace Harness.LoadTests.Scenarios;
+
+/// <summary>The client of a target's stack for the harness's own operations (<see cref="HarnessClients"/>), and the name the series records.</summary>
+internal static class TargetClients
+{
+    /// <param name="timeout">Each call's timeout (<c>--timeout</c>), as <see cref="HarnessClients"/> takes it.</param>
+    /// <param name="maxMessageSize">The largest reply taken (<c>--max-message-size</c>); each client's default when null.</param>
+    /// <param name="loggerFactory">Where the lean clients log their connections' events (<c>--log-level</c>); nowhere when null.</param>
+    public static IHarnessClient For(
+        ServiceTarget target, string soapClient, string grpcClient = GrpcClients.Lean, TimeSpan? timeout = null, int? maxMessageSize = null,
+        ILoggerFactory? loggerFactory = null) =>
+        target.Stack == Stacks.Soap
+            ? HarnessClients.Soap(target.ServiceAddress, soapClient, timeout, maxMessageSize, loggerFactory)
+            : HarnessClients.Grpc(target.ServiceAddress, grpcClient, timeout, maxMessageSize, loggerFactory);
+
+    /// <summary>The series' parameters with the client that sent them (run.json, the report).</summary>
+    public static IReadOnlyDictionary<string, string> Named(
+        IReadOnlyDictionary<string, string> parameters, ServiceTarget target, string soapClient, string grpcClient = GrpcClients.Lean) =>
+        new Dictionary<string, string>(parameters) { ["client"] = target.Stack == Stacks.Soap ? soapClient : grpcClient };
+}
