@@ -44,6 +44,9 @@ public enum ThresholdMetric
 
     /// <summary><c>memory</c> in KB: the target's memory per call in flight (<see cref="SeriesSummary.MemoryKbPerCallInFlight"/>).</summary>
     MemoryPerCall,
+
+    /// <summary><c>starvation-threads</c>: threads the target's .NET runtime injected for starvation (<see cref="RuntimeThreadPool.StarvationThreads"/>).</summary>
+    StarvationThreads,
 }
 
 public enum ThresholdOperator
@@ -52,6 +55,9 @@ public enum ThresholdOperator
     LessThanOrEqual,
     GreaterThan,
     GreaterThanOrEqual,
+
+    /// <summary><c>=</c>: counts only (<c>errors=0</c>, <c>starvation-threads=0</c>).</summary>
+    Equal,
 }
 
 /// <summary>
@@ -78,9 +84,10 @@ public sealed partial record Threshold(
     public const string Syntax =
         "Syntax: [scope:]metric operator value[unit], e.g. p99<4500ms, errors<1%, grpc-compute-iocp:mean<=5s, mode=iocp,stack=grpc:rps>=20. "
         + "Metrics: mean, p<N> (p50, p90, p99, p99.9, p99.99...), max, rps, errors, threads, queue, ctxsw, knee (the load where a ramp leaves its ideal, e.g. knee>=32), "
-        + "cpu (the service's CPU ms per request), memory (the service's KB per call in flight); "
+        + "cpu (the service's CPU ms per request), memory (the service's KB per call in flight), "
+        + "starvation-threads (threads the target's .NET runtime injected for ThreadPool starvation, e.g. starvation-threads=0; docs/runtime.md); "
         + "co-mean, co-p<N>, co-max for the latency from the intended start (open-model series only). "
-        + "Operators: <, <=, >, >=. "
+        + "Operators: <, <=, >, >=, and = for counts (errors, starvation-threads). "
         + "Units: ms (the default), s, us for latency; % after errors for the error rate (no unit: a count of failures); none for rps, threads, queue, ctxsw; ms for cpu; kb for memory. "
         + "Soak (docs/report.md, 'Soak'): soak.p99.drift<10%, soak.rps.drift>-5%, soak.memory.growth<2%/h, soak.threads.growth<10%/h (or threads per hour: <20/h), soak.errors<0.1%. "
         + "Scope: a series id, or key=value pairs joined by ',' with keys stack, operation, mode, model, id. "
@@ -103,6 +110,7 @@ public sealed partial record Threshold(
         ThresholdMetric.Knee => "knee",
         ThresholdMetric.CpuPerRequest => "cpu",
         ThresholdMetric.MemoryPerCall => "memory",
+        ThresholdMetric.StarvationThreads => StarvationThreadsName,
         _ => SoakMetricName,
     };
 
@@ -111,6 +119,7 @@ public sealed partial record Threshold(
         ThresholdOperator.LessThan => "<",
         ThresholdOperator.LessThanOrEqual => "<=",
         ThresholdOperator.GreaterThan => ">",
+        ThresholdOperator.Equal => "=",
         _ => ">=",
     };
 
@@ -151,6 +160,8 @@ public sealed partial record Threshold(
             "<=" => ThresholdOperator.LessThanOrEqual,
             ">" => ThresholdOperator.GreaterThan,
             ">=" => ThresholdOperator.GreaterThanOrEqual,
+            "=" or "==" when metric is ThresholdMetric.ErrorCount or ThresholdMetric.StarvationThreads && against is null => ThresholdOperator.Equal,
+            "=" or "==" => throw Error(expression, $"unknown operator '{match.Groups["op"].Value}' for '{match.Groups["metric"].Value}': '=' compares counts only ({EqualityMetrics})"),
             var other => throw Error(expression, other.Length == 0 ? "the operator is missing" : $"unknown operator '{other}'"),
         };
 
@@ -196,6 +207,11 @@ public sealed partial record Threshold(
         }
         else if (metric == ThresholdMetric.ErrorCount && unit == "%")
         {
+            if (op == ThresholdOperator.Equal)
+            {
+                throw Error(expression, "'=' compares counts, not an error rate: use errors<=N% or errors=N");
+            }
+
             metric = ThresholdMetric.ErrorRate;
             limit = value;
         }
@@ -266,6 +282,7 @@ public sealed partial record Threshold(
             ThresholdMetric.Knee => MeasureKnee(summary.Knee),
             ThresholdMetric.CpuPerRequest => summary.CpuMsPerRequest,
             ThresholdMetric.MemoryPerCall => summary.MemoryKbPerCallInFlight,
+            ThresholdMetric.StarvationThreads => summary.Runtime?.StarvationThreads,
             _ => summary.ContextSwitchesPerRequest,
         };
     }
@@ -275,6 +292,7 @@ public sealed partial record Threshold(
         ThresholdOperator.LessThan => actual < Limit,
         ThresholdOperator.LessThanOrEqual => actual <= Limit,
         ThresholdOperator.GreaterThan => actual > Limit,
+        ThresholdOperator.Equal => actual == Limit,
         _ => actual >= Limit,
     };
 
@@ -288,6 +306,7 @@ public sealed partial record Threshold(
         : IsSoak ? FormatSoakValue(value)
         : Metric == ThresholdMetric.ErrorRate ? Format.Number(value) + " %"
         : IsKnee ? Format.Plain(value)
+        : Metric == ThresholdMetric.StarvationThreads ? Format.Integer(value)
         : Metric == ThresholdMetric.CpuPerRequest ? Format.Number(value) + " ms"
         : Metric == ThresholdMetric.MemoryPerCall ? Format.Number(value) + " KB"
         : Format.Number(value);
@@ -384,6 +403,8 @@ public sealed partial record Threshold(
                     return (ThresholdMetric.CpuPerRequest, null, false);
                 case "memory":
                     return (ThresholdMetric.MemoryPerCall, null, false);
+                case StarvationThreadsName:
+                    return (ThresholdMetric.StarvationThreads, null, false);
             }
         }
 

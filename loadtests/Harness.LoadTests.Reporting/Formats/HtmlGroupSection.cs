@@ -47,6 +47,7 @@ internal static class HtmlGroupSection
         }
 
         AppendKnees(html, group, colors);
+        RuntimeSection.AppendHtmlGroup(html, group, colors);
         HtmlSummaryTable.AppendServerTime(html, group, colors);
         AppendRecoveries(html, group, colors);
         if (soak is not null)

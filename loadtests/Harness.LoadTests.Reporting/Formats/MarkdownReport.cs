@@ -34,6 +34,7 @@ public static class MarkdownReport
                 md.AppendLine(CultureInfo.InvariantCulture, $"- {line}");
             }
         }
+        RuntimeSection.AppendMarkdownVerdicts(md, analysis.Summaries);
         if (analysis.Thresholds.Count > 0)
         {
             AppendThresholds(md, analysis.Thresholds);
@@ -180,6 +181,7 @@ public static class MarkdownReport
             }
         }
 
+        RuntimeSection.AppendMarkdownGroup(md, group);
         if (group.Rows.Any(r => r.Summary.ServerTime is not null))
         {
             md.AppendLine();
