@@ -121,6 +121,8 @@ public sealed class RuntimeStarvationTests
 
         Assert.Contains($"- grpc-compute-threadpool: {StarvedVerdict}", markdown, StringComparison.Ordinal);
         Assert.Contains("| threadpool | 48 | 5 | 0.673 | 38 | 37 | starvation 37 · climbing_move 5 | 55 |", markdown, StringComparison.Ordinal);
+        Assert.Contains("runtime's peak threads", markdown, StringComparison.Ordinal);
+        Assert.Contains("<th title=\"the ThreadPool as the target's .NET runtime reported it (dotnet_thread_pool_thread_count)\">runtime's peak threads</th>", html, StringComparison.Ordinal);
 
         var glance = html[html.IndexOf("id=\"glance\"", StringComparison.Ordinal)..html.IndexOf("<table", html.IndexOf("id=\"glance\"", StringComparison.Ordinal), StringComparison.Ordinal)];
         Assert.Contains("id=\"starvation\"", glance, StringComparison.Ordinal);
