@@ -25,8 +25,14 @@ public static class RuntimeMetricAliases
     /// <summary>Every spelling read, by library.</summary>
     public static readonly IReadOnlyList<Alias> Table =
     [
-        // OpenTelemetry's Prometheus exporter of the System.Runtime meter (.NET 9+): the ThreadPool's names are already
-        // the contract's; these are the process and GC figures our own services publish under other names.
+        // OpenTelemetry's Prometheus exporter of the System.Runtime meter (.NET 9+). The runtime creates the ThreadPool's
+        // thread count and queue length as observable counters, not up-down counters (dotnet/runtime issues 112077 and
+        // 126167), so the exporter adds _total to them: measured with exporter 1.20.1-beta.1 on .NET 10.0.12. The
+        // value is still the count now. A runtime with the fix gives the contract's names, read as they are.
+        new("dotnet_thread_pool_thread_count_total", MetricNames.RuntimeThreadPoolThreads),
+        new("dotnet_thread_pool_queue_length_total", MetricNames.RuntimeThreadPoolQueueLength),
+
+        // The process and GC figures our own services publish under other names.
         new("dotnet_process_cpu_time_seconds_total", MetricNames.ProcessCpuSecondsTotal),
         new("dotnet_process_memory_working_set_bytes", MetricNames.ProcessWorkingSetBytes),
         new("dotnet_gc_last_collection_heap_size_bytes", MetricNames.GcHeapBytes),

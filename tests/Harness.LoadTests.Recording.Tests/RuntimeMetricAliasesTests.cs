@@ -36,6 +36,29 @@ public sealed class RuntimeMetricAliasesTests
         # EOF
         """;
 
+    // What OpenTelemetry.Exporter.Prometheus.HttpListener 1.20.1-beta.1 served with AddMeter("System.Runtime") on
+    // .NET 10.0.12 (its runtime lines, as captured): the thread count and queue length typed as counters, with _total.
+    private const string OpenTelemetryOnNet10 = """
+        # TYPE dotnet_monitor_lock_contentions_total counter
+        # HELP dotnet_monitor_lock_contentions_total The number of times there was contention when trying to acquire a monitor lock since the process has started.
+        dotnet_monitor_lock_contentions_total{otel_scope_name="System.Runtime"} 8
+        # TYPE dotnet_process_cpu_time_seconds_total counter
+        # HELP dotnet_process_cpu_time_seconds_total CPU time used by the process.
+        dotnet_process_cpu_time_seconds_total{otel_scope_name="System.Runtime",cpu_mode="user"} 0.143759
+        dotnet_process_cpu_time_seconds_total{otel_scope_name="System.Runtime",cpu_mode="system"} 0.018922
+        # TYPE dotnet_process_memory_working_set_bytes gauge
+        dotnet_process_memory_working_set_bytes{otel_scope_name="System.Runtime"} 54947840
+        # TYPE dotnet_thread_pool_queue_length_total counter
+        # HELP dotnet_thread_pool_queue_length_total The number of work items that are currently queued to be processed by the thread pool.
+        dotnet_thread_pool_queue_length_total{otel_scope_name="System.Runtime"} 0
+        # TYPE dotnet_thread_pool_thread_count_total counter
+        # HELP dotnet_thread_pool_thread_count_total The number of thread pool threads that currently exist.
+        dotnet_thread_pool_thread_count_total{otel_scope_name="System.Runtime"} 3
+        # TYPE dotnet_thread_pool_work_item_count_total counter
+        # HELP dotnet_thread_pool_work_item_count_total The number of work items that the thread pool has completed since the process has started.
+        dotnet_thread_pool_work_item_count_total{otel_scope_name="System.Runtime"} 75
+        """;
+
     // OpenTelemetry.Instrumentation.Runtime before .NET 9 (AddRuntimeInstrumentation on .NET 8), an older exporter.
     private const string OpenTelemetryInstrumentationRuntime = """
         # HELP process_runtime_dotnet_thread_pool_threads_count The number of thread pool threads that currently exist.
@@ -98,6 +121,18 @@ public sealed class RuntimeMetricAliasesTests
         Assert.Equal(15.75, samples[MetricNames.ProcessCpuSecondsTotal], 9);
         Assert.Equal(104857600, samples[MetricNames.ProcessWorkingSetBytes]);
         Assert.Equal(37500, samples[MetricNames.GcHeapBytes]);
+    }
+
+    [Fact]
+    public void The_thread_count_and_queue_length_a_net_10_runtime_exports_as_counters_are_read_as_the_counts_they_are()
+    {
+        var samples = Read(OpenTelemetryOnNet10);
+
+        Assert.Equal(3, samples[MetricNames.RuntimeThreadPoolThreads]);
+        Assert.Equal(0, samples[MetricNames.RuntimeThreadPoolQueueLength]);
+        Assert.Equal(75, ValueOf(samples, MetricNames.RuntimeThreadPoolWorkItemsTotal));
+        Assert.Equal(0.162681, samples[MetricNames.ProcessCpuSecondsTotal], 9);
+        Assert.Equal(54947840, samples[MetricNames.ProcessWorkingSetBytes]);
     }
 
     [Fact]
