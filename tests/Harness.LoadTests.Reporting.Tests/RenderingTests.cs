@@ -80,6 +80,20 @@ public sealed partial class RenderingTests : IDisposable
     }
 
     [Fact]
+    public async Task The_runtimes_threadpool_lines_draw_beside_the_services_own_in_a_headless_browser()
+    {
+        var dom = await RenderAsync(RuntimeRuns.Run(s => RuntimeRuns.Starved(s), s => RuntimeRuns.Healthy(s), s => RuntimeRuns.AdjustmentsOnly(s)));
+
+        // 3 classic + load, throughput, latency, vs-load + spectrum + 3 heatmaps + 6 server charts = 17.
+        var body = BodyTag().Match(dom).Value;
+        _output.WriteLine(body);
+        Assert.Contains("data-chart-errors=\"0\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-expected=\"17\"", body, StringComparison.Ordinal);
+        Assert.Contains("data-charts-drawn=\"17\"", body, StringComparison.Ordinal);
+        Assert.Contains("dashed: the ThreadPool's threads as the .NET runtime reported them", dom, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task The_charts_of_ramps_with_knees_draw_in_a_headless_browser()
     {
         var dom = await RenderAsync(Runs.Run([KneeTests.Ramp("threadpool", kneeAt: 12), KneeTests.Ramp("iocp", kneeAt: 32), KneeTests.Ramp("custompool", kneeAt: null)]));

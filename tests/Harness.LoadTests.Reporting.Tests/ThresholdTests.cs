@@ -60,7 +60,7 @@ public sealed class ThresholdTests
     [Theory]
     [InlineData("", "it is empty")]
     [InlineData("latency<5s", "unknown metric 'latency'")]
-    [InlineData("p99=4500ms", "unknown operator '='")]
+    [InlineData("p99=4500ms", "unknown operator '=' for 'p99': '=' compares counts only (errors, starvation-threads)")]
     [InlineData("p99=<4500ms", "unknown operator '=<'")]
     [InlineData("p99 4500ms", "the operator is missing")]
     [InlineData("p99<", "the value is missing")]

@@ -1,4 +1,5 @@
 using Harness.LoadTests.Recording;
+using Harness.Metrics;
 
 namespace Harness.LoadTests.Reporting.Analysis;
 
@@ -13,6 +14,8 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="FailureLatency">Failed requests; null when none failed or the run is of format 2.</param>
 /// <param name="ServerTime">Server-reported execution time of the successful requests; null when none carried one.</param>
 /// <param name="QueueTime">Their latency − server time (queueing and transport); null with <paramref name="ServerTime"/>.</param>
+/// <param name="RuntimeThreads">The ThreadPool's threads as the target's .NET runtime reported them (<c>dotnet_thread_pool_thread_count</c>).</param>
+/// <param name="RuntimeQueueLength">The ThreadPool's queue as the runtime reported it (<c>dotnet_thread_pool_queue_length</c>).</param>
 internal sealed record SecondRow(
     int Second,
     int Users,
@@ -32,7 +35,9 @@ internal sealed record SecondRow(
     double? ThrottledPercent,
     LatencyStats? FailureLatency,
     LatencyStats? ServerTime,
-    LatencyStats? QueueTime)
+    LatencyStats? QueueTime,
+    double? RuntimeThreads = null,
+    double? RuntimeQueueLength = null)
 {
     /// <summary>Failures ÷ requests completed in this second, in %; null when none completed.</summary>
     public double? ErrorPercent => Requests == 0 ? null : 100.0 * Failures / Requests;
@@ -71,7 +76,9 @@ internal sealed record SecondRow(
                 periodRate > 0 ? throttledRate / periodRate * 100 : null,
                 sample.FailureLatency is { TotalCount: > 0 } failed ? LatencyStats.From(failed) : null,
                 sample.ServerTime is { TotalCount: > 0 } execution ? LatencyStats.From(execution) : null,
-                sample.QueueTime is { TotalCount: > 0 } queue ? LatencyStats.From(queue) : null));
+                sample.QueueTime is { TotalCount: > 0 } queue ? LatencyStats.From(queue) : null,
+                ServerMetrics.Value(server, MetricNames.RuntimeThreadPoolThreads),
+                ServerMetrics.Value(server, MetricNames.RuntimeThreadPoolQueueLength)));
             lastCpu = cpu is null ? lastCpu : (sample.Second, cpu.Value);
             lastSwitches = switches is null ? lastSwitches : (sample.Second, switches.Value);
             lastPeriods = periods is null ? lastPeriods : (sample.Second, periods.Value);

@@ -130,6 +130,9 @@ public sealed record SeriesSummary
     /// <summary>The load runner's own CPU, memory and threads over the measured seconds; null when the run did not sample them.</summary>
     public RunnerLoad? Runner { get; init; }
 
+    /// <summary>The target's ThreadPool as its .NET runtime reported it, and the starvation verdict; null when the series has no runtime figures.</summary>
+    public RuntimeThreadPool? Runtime { get; init; }
+
     /// <summary>One per outage or fault window of the series (see <see cref="Recovery"/>).</summary>
     public required IReadOnlyList<Recovery> Recoveries { get; init; }
 
@@ -211,6 +214,7 @@ public sealed record SeriesSummary
             PeakWorkingSetMb = Peak(server, r => r.WorkingSetMb),
             Cpu = TargetCpu.From(ordered),
             Runner = RunnerLoad.From(samples, cores),
+            Runtime = RuntimeThreadPool.From(series, ordered),
             Recoveries = Recovery.For(EventWindows.For(series, events ?? []), samples),
             SoakSource = () => SoakTrend.From(series, samples),
             KneeSource = () => Analysis.Knee.Find(series, samples),

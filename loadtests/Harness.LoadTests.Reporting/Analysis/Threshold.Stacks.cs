@@ -62,7 +62,7 @@ public sealed partial record Threshold
         string expression, IReadOnlyDictionary<string, string> filters, string against, ThresholdMetric metric, double? percentile, bool intended,
         ThresholdOperator op, double value, string unit)
     {
-        if (metric is ThresholdMetric.ErrorCount or ThresholdMetric.Knee || IsSoakMetric(metric))
+        if (metric is ThresholdMetric.ErrorCount or ThresholdMetric.Knee or ThresholdMetric.StarvationThreads || IsSoakMetric(metric))
         {
             throw Error(expression, "a stack ratio takes mean, p<N>, max, co-mean, co-p<N>, co-max, rps, threads, queue, ctxsw, cpu or memory");
         }

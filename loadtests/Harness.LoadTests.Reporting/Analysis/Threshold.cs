@@ -44,6 +44,9 @@ public enum ThresholdMetric
 
     /// <summary><c>memory</c> in KB: the target's memory per call in flight (<see cref="SeriesSummary.MemoryKbPerCallInFlight"/>).</summary>
     MemoryPerCall,
+
+    /// <summary><c>starvation-threads</c>: threads the target's .NET runtime injected for starvation (<see cref="RuntimeThreadPool.StarvationThreads"/>).</summary>
+    StarvationThreads,
 }
 
 public enum ThresholdOperator
@@ -52,6 +55,9 @@ public enum ThresholdOperator
     LessThanOrEqual,
     GreaterThan,
     GreaterThanOrEqual,
+
+    /// <summary><c>=</c>: counts only (<c>errors=0</c>, <c>starvation-threads=0</c>).</summary>
+    Equal,
 }
 
 /// <summary>
@@ -78,16 +84,15 @@ public sealed partial record Threshold(
     public const string Syntax =
         "Syntax: [scope:]metric operator value[unit], e.g. p99<4500ms, errors<1%, grpc-compute-iocp:mean<=5s, mode=iocp,stack=grpc:rps>=20. "
         + "Metrics: mean, p<N> (p50, p90, p99, p99.9, p99.99...), max, rps, errors, threads, queue, ctxsw, knee (the load where a ramp leaves its ideal, e.g. knee>=32), "
-        + "cpu (the service's CPU ms per request), memory (the service's KB per call in flight); "
+        + "cpu (the service's CPU ms per request), memory (the service's KB per call in flight), "
+        + "starvation-threads (threads the target's .NET runtime injected for ThreadPool starvation, e.g. starvation-threads=0; docs/runtime.md); "
         + "co-mean, co-p<N>, co-max for the latency from the intended start (open-model series only). "
-        + "Operators: <, <=, >, >=. "
+        + "Operators: <, <=, >, >=, and = for counts (errors, starvation-threads). "
         + "Units: ms (the default), s, us for latency; % after errors for the error rate (no unit: a count of failures); none for rps, threads, queue, ctxsw; ms for cpu; kb for memory. "
         + "Soak (docs/report.md, 'Soak'): soak.p99.drift<10%, soak.rps.drift>-5%, soak.memory.growth<2%/h, soak.threads.growth<10%/h (or threads per hour: <20/h), soak.errors<0.1%. "
         + "Scope: a series id, or key=value pairs joined by ',' with keys stack, operation, mode, model, id. "
         + "Stack ratio: stack=grpc/stack=soap:p99<1.2x judges gRPC's figure ÷ SOAP's for each operation × mode (stacks soap, grpc; value in x; "
         + "metrics mean, p<N>, max, co-..., rps, threads, queue, ctxsw, cpu, memory).";
-
-    private static readonly string[] ScopeKeys = ["stack", "operation", "mode", "model", "id"];
 
     /// <summary>The metric as written in the syntax, e.g. <c>p99</c>, <c>co-mean</c>, <c>errors</c>.</summary>
     public string MetricName => (Intended ? "co-" : string.Empty) + Metric switch
@@ -103,6 +108,7 @@ public sealed partial record Threshold(
         ThresholdMetric.Knee => "knee",
         ThresholdMetric.CpuPerRequest => "cpu",
         ThresholdMetric.MemoryPerCall => "memory",
+        ThresholdMetric.StarvationThreads => StarvationThreadsName,
         _ => SoakMetricName,
     };
 
@@ -111,6 +117,7 @@ public sealed partial record Threshold(
         ThresholdOperator.LessThan => "<",
         ThresholdOperator.LessThanOrEqual => "<=",
         ThresholdOperator.GreaterThan => ">",
+        ThresholdOperator.Equal => "=",
         _ => ">=",
     };
 
@@ -151,6 +158,8 @@ public sealed partial record Threshold(
             "<=" => ThresholdOperator.LessThanOrEqual,
             ">" => ThresholdOperator.GreaterThan,
             ">=" => ThresholdOperator.GreaterThanOrEqual,
+            "=" or "==" when metric is ThresholdMetric.ErrorCount or ThresholdMetric.StarvationThreads && against is null => ThresholdOperator.Equal,
+            "=" or "==" => throw Error(expression, $"unknown operator '{match.Groups["op"].Value}' for '{match.Groups["metric"].Value}': '=' compares counts only ({EqualityMetrics})"),
             var other => throw Error(expression, other.Length == 0 ? "the operator is missing" : $"unknown operator '{other}'"),
         };
 
@@ -196,6 +205,11 @@ public sealed partial record Threshold(
         }
         else if (metric == ThresholdMetric.ErrorCount && unit == "%")
         {
+            if (op == ThresholdOperator.Equal)
+            {
+                throw Error(expression, "'=' compares counts, not an error rate: use errors<=N% or errors=N");
+            }
+
             metric = ThresholdMetric.ErrorRate;
             limit = value;
         }
@@ -210,25 +224,6 @@ public sealed partial record Threshold(
         }
 
         return new Threshold(expression, seriesId, filters, metric, percentile, intended, op, limit);
-    }
-
-    /// <summary>Whether the threshold's scope includes this series (the <c>co-</c> metrics also need an open-model series).</summary>
-    public bool AppliesTo(SeriesInfo series)
-    {
-        ArgumentNullException.ThrowIfNull(series);
-        // A repeated mode's repetitions answer to its id without the repetition number too (grpc-compute-iocp: covers -1, -2…).
-        if (SeriesId is not null && !string.Equals(SeriesId, series.Id, StringComparison.OrdinalIgnoreCase)
-            && !string.Equals(SeriesId, ModeComparison.ModeIdOf(series), StringComparison.OrdinalIgnoreCase))
-        {
-            return false;
-        }
-
-        if (Intended && !string.Equals(series.Model, "open", StringComparison.OrdinalIgnoreCase))
-        {
-            return false;
-        }
-
-        return Filters.All(f => string.Equals(f.Value, FieldOf(series, f.Key), StringComparison.OrdinalIgnoreCase));
     }
 
     /// <summary>The series' figure in the canonical unit, or null when it was not measured.</summary>
@@ -266,6 +261,7 @@ public sealed partial record Threshold(
             ThresholdMetric.Knee => MeasureKnee(summary.Knee),
             ThresholdMetric.CpuPerRequest => summary.CpuMsPerRequest,
             ThresholdMetric.MemoryPerCall => summary.MemoryKbPerCallInFlight,
+            ThresholdMetric.StarvationThreads => summary.Runtime?.StarvationThreads,
             _ => summary.ContextSwitchesPerRequest,
         };
     }
@@ -275,6 +271,7 @@ public sealed partial record Threshold(
         ThresholdOperator.LessThan => actual < Limit,
         ThresholdOperator.LessThanOrEqual => actual <= Limit,
         ThresholdOperator.GreaterThan => actual > Limit,
+        ThresholdOperator.Equal => actual == Limit,
         _ => actual >= Limit,
     };
 
@@ -288,53 +285,12 @@ public sealed partial record Threshold(
         : IsSoak ? FormatSoakValue(value)
         : Metric == ThresholdMetric.ErrorRate ? Format.Number(value) + " %"
         : IsKnee ? Format.Plain(value)
+        : Metric == ThresholdMetric.StarvationThreads ? Format.Integer(value)
         : Metric == ThresholdMetric.CpuPerRequest ? Format.Number(value) + " ms"
         : Metric == ThresholdMetric.MemoryPerCall ? Format.Number(value) + " KB"
         : Format.Number(value);
 
     public override string ToString() => Expression;
-
-    private static (string? SeriesId, IReadOnlyDictionary<string, string> Filters) ParseScope(string expression, string? scope)
-    {
-        var filters = new Dictionary<string, string>(StringComparer.Ordinal);
-        if (scope is null)
-        {
-            return (null, filters);
-        }
-
-        if (scope.Length == 0)
-        {
-            throw Error(expression, "the scope before ':' is empty");
-        }
-
-        if (!scope.Contains('=', StringComparison.Ordinal))
-        {
-            if (scope.Any(char.IsWhiteSpace) || scope.Contains(',', StringComparison.Ordinal))
-            {
-                throw Error(expression, $"scope '{scope}' is neither a series id nor key=value pairs");
-            }
-
-            return (scope, filters);
-        }
-
-        foreach (var part in scope.Split(',', StringSplitOptions.TrimEntries))
-        {
-            var equals = part.IndexOf('=', StringComparison.Ordinal);
-            var key = equals < 0 ? part : part[..equals].Trim().ToLowerInvariant();
-            var value = equals < 0 ? string.Empty : part[(equals + 1)..].Trim();
-            if (equals < 0 || !ScopeKeys.Contains(key) || value.Length == 0)
-            {
-                throw Error(expression, $"scope part '{part}' is not key=value with a key of {string.Join(", ", ScopeKeys)}");
-            }
-
-            if (!filters.TryAdd(key, value))
-            {
-                throw Error(expression, $"scope key '{key}' is given twice");
-            }
-        }
-
-        return (null, filters);
-    }
 
     private static (ThresholdMetric Metric, double? Percentile, bool Intended) ParseMetric(string expression, string name)
     {
@@ -384,21 +340,13 @@ public sealed partial record Threshold(
                     return (ThresholdMetric.CpuPerRequest, null, false);
                 case "memory":
                     return (ThresholdMetric.MemoryPerCall, null, false);
+                case StarvationThreadsName:
+                    return (ThresholdMetric.StarvationThreads, null, false);
             }
         }
 
         throw Error(expression, $"unknown metric '{name}'");
     }
-
-    internal static string? FieldOf(SeriesInfo series, string key) => key switch
-    {
-        "stack" => series.Stack,
-        "operation" => series.Operation,
-        "mode" => series.Mode,
-        "model" => series.Model,
-        "id" => series.Id,
-        _ => null,
-    };
 
     internal static FormatException Error(string expression, string reason) =>
         new($"Invalid threshold \"{expression}\": {reason}. {Syntax}");

@@ -105,11 +105,13 @@ public static class ThresholdEvaluator
 
         if (threshold.Measure(summary) is not { } value)
         {
-            return new ThresholdResult(threshold, summary.Series.Id, null, Verdict.Failed, $"{threshold.MetricName} {threshold.OperatorText} {limit}: {NotMeasured(threshold)}");
+            var why = threshold.Metric == ThresholdMetric.StarvationThreads ? Threshold.NoRuntimeFigures(summary) : NotMeasured(threshold);
+            return new ThresholdResult(threshold, summary.Series.Id, null, Verdict.Failed, $"{threshold.MetricName} {threshold.OperatorText} {limit}: {why}");
         }
 
+        var verdict = threshold.Metric == ThresholdMetric.StarvationThreads && summary.Runtime is { } runtime ? $" ({runtime.Describe()})" : string.Empty;
         return new ThresholdResult(threshold, summary.Series.Id, value, ThresholdResult.Of(threshold.IsMetBy(value)),
-            $"{threshold.MetricName} = {threshold.FormatValue(value)}, limit {threshold.OperatorText} {limit}");
+            $"{threshold.MetricName} = {threshold.FormatValue(value)}, limit {threshold.OperatorText} {limit}{verdict}");
     }
 
     private static ThresholdResult Median(Threshold threshold, IReadOnlyList<SeriesSummary> repetitions)
@@ -138,7 +140,10 @@ public static class ThresholdEvaluator
             + $"limit {threshold.OperatorText} {limit}");
     }
 
-    private static string NotMeasured(Threshold threshold) => threshold.IsLatency ? "no request completed" : "not measured (no server samples?)";
+    private static string NotMeasured(Threshold threshold) =>
+        threshold.IsLatency ? "no request completed"
+        : threshold.Metric == ThresholdMetric.StarvationThreads ? "no runtime ThreadPool figures that count injections (docs/runtime.md)"
+        : "not measured (no server samples?)";
 
     /// <summary>True when a threshold failed: what the console app turns into exit code 1. A check not judged fails nothing.</summary>
     public static bool AnyFailed(IEnumerable<ThresholdResult> results) => results.Any(r => r.Failed);

@@ -16,7 +16,8 @@ public static class CsvReport
     public const string Header =
         "second,users,requests,failures,rps,mean_ms,p50_ms,p90_ms,p99_ms,max_ms,intended_mean_ms,intended_p99_ms,"
         + "os_threads,threadpool_threads,scheduler_threads,scheduler_busy_threads,queue_length,cpu_percent_of_one_core,context_switches_per_s,working_set_mb,container_cpu_throttled_percent,"
-        + "failure_mean_ms,failure_p99_ms,warm_up,server_mean_ms,server_p99_ms,queue_mean_ms,queue_p99_ms,p99_9_ms,p99_99_ms";
+        + "failure_mean_ms,failure_p99_ms,warm_up,server_mean_ms,server_p99_ms,queue_mean_ms,queue_p99_ms,p99_9_ms,p99_99_ms,"
+        + "runtime_threadpool_threads,runtime_threadpool_queue_length";
 
     /// <param name="samples">The series' timeline.</param>
     /// <param name="warmUpSeconds">The series' <see cref="SeriesInfo.WarmUpSeconds"/>: its seconds before that are marked warm_up = 1.</param>
@@ -63,6 +64,8 @@ public static class CsvReport
                 Format.Csv(r.QueueTime?.P99Ms),
                 Format.Csv(hasLatency ? r.Latency.P999Ms : null),
                 Format.Csv(hasLatency ? r.Latency.P9999Ms : null),
+                Format.Csv(r.RuntimeThreads),
+                Format.Csv(r.RuntimeQueueLength),
             ];
             csv.AppendJoin(',', cells).Append('\n');
         }

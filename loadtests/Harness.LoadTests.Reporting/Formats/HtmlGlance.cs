@@ -48,6 +48,7 @@ internal static class HtmlGlance
                     + "A check not judged does not fail the run: its series was too short for it to say anything.</div>");
         }
 
+        RuntimeSection.AppendHtmlGlance(html, analysis.Summaries);
         html.AppendLine("<div class=\"table-wrap\"><table class=\"data\">");
         html.AppendLine("<thead><tr><th class=\"text\">stack · operation</th><th class=\"text\">mode</th><th>peak users</th><th>requests</th><th>req/s</th>"
             + "<th>mean ms</th><th>p99 ms</th><th>p99.9 ms</th><th>p99.99 ms</th><th>mean ÷ ideal</th><th>errors</th><th>peak threads</th><th>peak busy</th><th>ctx sw / req</th><th>peak MB</th>"

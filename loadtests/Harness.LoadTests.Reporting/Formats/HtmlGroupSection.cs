@@ -32,7 +32,9 @@ internal static class HtmlGroupSection
         }
         html.AppendLine("<p class=\"note\">Peak threads: OS threads of the target process (process_threads). Peak busy: threads of the mode's scheduler running a work item. "
             + "Queue: work items waiting to start. ctx sw / req: growth of the target's voluntary + involuntary context switches over the series ÷ requests. "
-            + "CPU %: CPU time ÷ wall time between the first and last scrape, in % of one core (100 % = one core busy). — : not measured (no server samples).</p>");
+            + "CPU %: CPU time ÷ wall time between the first and last scrape, in % of one core (100 % = one core busy). — : not measured (no server samples)."
+            + (group.Rows.Any(r => r.Summary.Runtime is not null) ? " Runtime's peak threads and queue: the ThreadPool as the target's .NET runtime reported it (see Runtime ThreadPool below)." : string.Empty)
+            + "</p>");
 
         foreach (var (title, read) in new (string, Func<SeriesSummary, IReadOnlyList<KeyValuePair<string, long>>>)[]
             { ("Successes by status", s => s.SuccessesByStatus), ("Failures by status", s => s.FailuresByStatus) })
@@ -47,6 +49,7 @@ internal static class HtmlGroupSection
         }
 
         AppendKnees(html, group, colors);
+        RuntimeSection.AppendHtmlGroup(html, group, colors);
         HtmlSummaryTable.AppendServerTime(html, group, colors);
         AppendRecoveries(html, group, colors);
         if (soak is not null)

@@ -13,6 +13,7 @@ internal static class HtmlSummaryTable
     {
         var open = group.Rows.Any(r => r.Summary.IntendedLatency is not null);
         var allRequests = group.Rows.Any(r => r.Summary.LatencyIncludesFailures);
+        var runtime = group.Rows.Any(r => r.Summary.Runtime is not null);
         html.AppendLine("<div class=\"table-wrap\"><table class=\"data\"><thead>");
         html.Append(CultureInfo.InvariantCulture,
             $"<tr><th></th><th class=\"band\" colspan=\"2\">client</th><th class=\"band sep\" colspan=\"7\">{(allRequests ? "every request (format 2 run)" : "successful requests")}: service time, ms</th>"
@@ -22,7 +23,7 @@ internal static class HtmlSummaryTable
             html.Append("<th class=\"band sep\" colspan=\"2\">from intended start, ms</th>");
         }
 
-        html.AppendLine(CultureInfo.InvariantCulture, $"<th class=\"band sep\" colspan=\"6\">server</th><th class=\"band sep\" colspan=\"5\">÷ {E(group.Baseline)}</th></tr>");
+        html.AppendLine(CultureInfo.InvariantCulture, $"<th class=\"band sep\" colspan=\"{(runtime ? 8 : 6)}\">server</th><th class=\"band sep\" colspan=\"5\">÷ {E(group.Baseline)}</th></tr>");
         html.Append("<tr><th class=\"text\">mode</th><th>requests</th><th>req/s</th><th class=\"sep\">mean</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>p99.99</th><th>max</th>"
             + "<th class=\"sep\">errors</th><th>error rate</th><th>mean ms</th><th>p99 ms</th>");
         if (open)
@@ -30,7 +31,14 @@ internal static class HtmlSummaryTable
             html.Append("<th class=\"sep\">mean</th><th>p99</th>");
         }
 
-        html.AppendLine("<th class=\"sep\">peak threads</th><th>peak busy</th><th>peak queue</th><th>ctx sw / req</th><th>CPU %</th><th>peak MB</th>"
+        html.Append("<th class=\"sep\">peak threads</th><th>peak busy</th><th>peak queue</th>");
+        if (runtime)
+        {
+            html.Append("<th title=\"the ThreadPool as the target's .NET runtime reported it (dotnet_thread_pool_thread_count)\">runtime's peak threads</th>"
+                + "<th title=\"the ThreadPool's queue as the runtime reported it (dotnet_thread_pool_queue_length)\">runtime's peak queue</th>");
+        }
+
+        html.AppendLine("<th>ctx sw / req</th><th>CPU %</th><th>peak MB</th>"
             + "<th class=\"sep\">mean</th><th>p99</th><th>req/s</th><th>threads</th><th>ctx sw / req</th></tr></thead><tbody>");
         foreach (var row in group.Rows)
         {
@@ -52,8 +60,14 @@ internal static class HtmlSummaryTable
             }
 
             html.Append(CultureInfo.InvariantCulture,
-                $"<td class=\"sep\">{Format.Integer(s.PeakThreads)}</td><td>{Format.Integer(s.PeakBusyThreads)}</td><td>{Format.Integer(s.PeakQueueLength)}</td>"
-                + $"<td>{Format.Number(s.ContextSwitchesPerRequest)}</td><td>{Format.Number(s.MeanCpuPercent)}</td><td>{Format.Integer(s.PeakWorkingSetMb)}</td>");
+                $"<td class=\"sep\">{Format.Integer(s.PeakThreads)}</td><td>{Format.Integer(s.PeakBusyThreads)}</td><td>{Format.Integer(s.PeakQueueLength)}</td>");
+            if (runtime)
+            {
+                html.Append(CultureInfo.InvariantCulture, $"<td>{Format.Integer(s.Runtime?.PeakThreads)}</td><td>{Format.Integer(s.Runtime?.PeakQueueLength)}</td>");
+            }
+
+            html.Append(CultureInfo.InvariantCulture,
+                $"<td>{Format.Number(s.ContextSwitchesPerRequest)}</td><td>{Format.Number(s.MeanCpuPercent)}</td><td>{Format.Integer(s.PeakWorkingSetMb)}</td>");
             html.Append(RatioCell(row, group, row.Ratios.Mean, separator: true))
                 .Append(RatioCell(row, group, row.Ratios.P99))
                 .Append(RatioCell(row, group, row.Ratios.RequestsPerSecond))

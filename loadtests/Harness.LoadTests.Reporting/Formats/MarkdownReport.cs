@@ -34,6 +34,7 @@ public static class MarkdownReport
                 md.AppendLine(CultureInfo.InvariantCulture, $"- {line}");
             }
         }
+        RuntimeSection.AppendMarkdownVerdicts(md, analysis.Summaries);
         if (analysis.Thresholds.Count > 0)
         {
             AppendThresholds(md, analysis.Thresholds);
@@ -180,6 +181,7 @@ public static class MarkdownReport
             }
         }
 
+        RuntimeSection.AppendMarkdownGroup(md, group);
         if (group.Rows.Any(r => r.Summary.ServerTime is not null))
         {
             md.AppendLine();
@@ -232,7 +234,8 @@ public static class MarkdownReport
             headers.AddRange([">intended mean ms", ">intended p99 ms"]);
         }
 
-        headers.AddRange([">peak threads", ">peak busy", ">peak queue", ">ctx sw/req", ">CPU % of 1 core", ">peak MB"]);
+        var runtime = group.Rows.Any(r => r.Summary.Runtime is not null);
+        headers.AddRange([">peak threads", ">peak busy", ">peak queue", .. runtime ? [">runtime's peak threads", ">runtime's peak queue"] : Array.Empty<string>(), ">ctx sw/req", ">CPU % of 1 core", ">peak MB"]);
         var table = new TextTable([.. headers]);
         foreach (var row in group.Rows)
         {
@@ -255,6 +258,7 @@ public static class MarkdownReport
             cells.AddRange(
             [
                 Format.Integer(s.PeakThreads), Format.Integer(s.PeakBusyThreads), Format.Integer(s.PeakQueueLength),
+                .. runtime ? [Format.Integer(s.Runtime?.PeakThreads), Format.Integer(s.Runtime?.PeakQueueLength)] : Array.Empty<string>(),
                 Format.Number(s.ContextSwitchesPerRequest), Format.Number(s.MeanCpuPercent), Format.Integer(s.PeakWorkingSetMb),
             ]);
             table.Add([.. cells]);

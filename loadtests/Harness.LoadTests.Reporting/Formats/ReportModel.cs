@@ -144,7 +144,11 @@ internal sealed record ReportModel(IReadOnlyList<GroupModel> Groups)
             Column(r => r.CpuPercent),
             Column(r => r.ContextSwitchesPerSecond),
             Column(r => r.WorkingSetMb),
-            rows.Any(r => r.ThrottledPercent is not null) ? Column(r => r.ThrottledPercent) : null);
+            rows.Any(r => r.ThrottledPercent is not null) ? Column(r => r.ThrottledPercent) : null)
+        {
+            RuntimeThreads = rows.Any(r => r.RuntimeThreads is not null) ? Column(r => r.RuntimeThreads) : null,
+            RuntimeQueue = rows.Any(r => r.RuntimeQueueLength is not null) ? Column(r => r.RuntimeQueueLength) : null,
+        };
 
         var byUsers = SeriesSummary.Measured(info, samples)
             .Where(s => s.Users > 0 && s.Latency.TotalCount > 0)
@@ -323,7 +327,14 @@ internal sealed record TimelineModel(
     IReadOnlyList<double?> Cpu,
     IReadOnlyList<double?> ContextSwitches,
     IReadOnlyList<double?> MemoryMb,
-    IReadOnlyList<double?>? Throttled);
+    IReadOnlyList<double?>? Throttled)
+{
+    /// <summary>The ThreadPool's threads as the target's .NET runtime reported them; null when it did not.</summary>
+    public IReadOnlyList<double?>? RuntimeThreads { get; init; }
+
+    /// <summary>The ThreadPool's queue length as the runtime reported it; null when it did not.</summary>
+    public IReadOnlyList<double?>? RuntimeQueue { get; init; }
+}
 
 /// <summary>Response time per users level (or arrival rate, open model), from the merged histograms of its seconds.</summary>
 internal sealed record ByUsersModel(IReadOnlyList<int> Users, IReadOnlyList<double?> Mean, IReadOnlyList<double?> P99, IReadOnlyList<long> Count);

@@ -33,6 +33,11 @@ internal static class RunReport
             return ExitCodes.OutputFailed;
         }
 
+        if (RuntimeSection.ConsoleText(analysis.Summaries) is { } starvation)
+        {
+            console.WriteLine(starvation);
+        }
+
         if (results.Count > 0)
         {
             console.WriteLine(ThresholdText.ToText(results));

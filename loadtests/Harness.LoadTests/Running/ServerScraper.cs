@@ -9,7 +9,8 @@ namespace Harness.LoadTests.Running;
 /// that second. A refused or broken connection marks the outage as a run event once, and its end once, so the
 /// report shows when a target died; a read that is merely slow is not an outage, and a target that answers 4xx
 /// (it has no /metrics) gets one note and no more reads. The process's threads also go to the progress tracker,
-/// for <c>--live</c>.
+/// for <c>--live</c>. A service's .NET runtime figures exported by another library (OpenTelemetry, prometheus-net)
+/// are recorded under the contract's names too (<see cref="RuntimeMetricAliases"/>).
 /// </summary>
 /// <param name="mayHaveNone">
 /// The address is only the harness's guess for a service it did not write (a <c>--call</c> target without
@@ -46,7 +47,8 @@ internal sealed class ServerScraper(HttpClient http, GuardedRecorder recorder, d
                 using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
                 timeout.CancelAfter(ReadTimeout);
                 var text = await http.GetStringAsync(url, timeout.Token);
-                var samples = PrometheusTextParser.Parse(text);
+                // Another library's spelling of a runtime figure is recorded under the name the report reads.
+                var samples = RuntimeMetricAliases.Apply(PrometheusTextParser.Parse(text));
                 answered = true;
                 recorder.RecordServer(seriesId, second, samples);
                 if (progress is not null && samples.TryGetValue(MetricNames.ProcessThreads, out var threads))

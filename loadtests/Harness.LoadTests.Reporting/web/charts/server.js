@@ -1,5 +1,6 @@
 // The target's own counters, scraped from /metrics each second: threads, busy threads, queue, CPU, context
-// switches, memory and, for containers of harness matrix, CPU throttling.
+// switches, memory and, for containers of harness matrix, CPU throttling; the ThreadPool as the target's .NET runtime
+// reported it, when it did, dashed on the threads and queue charts.
 (function (H) {
   'use strict';
 
@@ -10,16 +11,27 @@
       return;
     }
 
-    H.timeChart(grid, group, 'Server threads', 'OS threads of the target process (process_threads)', 'threads',
-      group.series.map(function (s) { return H.line(noServer(s), s.color, H.points(s.timeline.threads)); }));
+    // The ThreadPool as the target's .NET runtime reported it, dashed beside the service's own figure, when it did.
+    var runtime = function (column) {
+      return group.series.filter(function (s) { return s.timeline[column]; }).map(function (s) {
+        return H.line(s.label + ' · runtime ThreadPool', s.color, H.points(s.timeline[column]), { borderDash: [5, 3], borderWidth: 1.4 });
+      });
+    };
+    var runtimeThreads = runtime('runtimeThreads');
+    var runtimeQueue = runtime('runtimeQueue');
+
+    H.timeChart(grid, group, 'Server threads', 'OS threads of the target process (process_threads)' +
+      (runtimeThreads.length > 0 ? '; dashed: the ThreadPool\'s threads as the .NET runtime reported them (dotnet_thread_pool_thread_count)' : ''), 'threads',
+      group.series.map(function (s) { return H.line(noServer(s), s.color, H.points(s.timeline.threads)); }).concat(runtimeThreads));
 
     H.timeChart(grid, group, 'Busy scheduler threads', 'threads of the mode\'s scheduler running a work item; dotted: the ' +
       group.cores + ' cores', 'threads',
       group.series.map(function (s) { return H.line(noServer(s), s.color, H.points(s.timeline.busyThreads)); })
         .concat([H.line(group.cores + ' cores', H.REFERENCE, H.constant(group.cores, 0, v.end), { borderDash: [2, 3], borderWidth: 1.2, reference: true })]));
 
-    H.timeChart(grid, group, 'Queue length', 'work items queued on the mode\'s scheduler, not yet started', 'items',
-      group.series.map(function (s) { return H.line(noServer(s), s.color, H.points(s.timeline.queue)); }));
+    H.timeChart(grid, group, 'Queue length', 'work items queued on the mode\'s scheduler, not yet started' +
+      (runtimeQueue.length > 0 ? '; dashed: the ThreadPool\'s queue as the .NET runtime reported it (dotnet_thread_pool_queue_length, one sample a second)' : ''), 'items',
+      group.series.map(function (s) { return H.line(noServer(s), s.color, H.points(s.timeline.queue)); }).concat(runtimeQueue));
 
     H.timeChart(grid, group, 'CPU', 'CPU time per second of the target, in % of one core; dotted: all ' + group.cores +
       ' cores (' + group.coresSource + ')', '% of one core',
