@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Packs the packages a user references (Harness.LoadTests, Harness.Scheduling.AspNetCore) and the ones they depend on:
-# every project of the solution that sets IsPackable (docs/packages.md).
+# Packs the packages a user references (Harness.LoadTests, Harness.Scheduling.AspNetCore) and the ones they depend on,
+# and the harness command as a .NET tool (Harness.Cli, docs/install.md): every project of the solution that sets
+# IsPackable (docs/packages.md).
 # Usage: scripts/pack.sh [--output DIR] [--version VERSION] [--no-build]
 #   --output   where the .nupkg files go (default: artifacts/packages)
 #   --version  the packages' version (default: the VersionPrefix of Directory.Build.props)

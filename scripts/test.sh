@@ -20,11 +20,22 @@ dotnet test Harness.sln -c Release --no-build -maxcpucount:1 \
   --results-directory "$results" \
   "$@" || status=$?
 
-# The packages a user references, proven as a user gets them: samples/ built outside the repository from them, and
-# run (docs/packages.md). After the assemblies, so a failure here still leaves their results above.
+# The packages, proven as a user gets them (docs/packages.md): samples/ built outside the repository from the ones a
+# project references, and run; the harness installed from its tool package (docs/install.md), and run. Packed once
+# for both, with a version of its own, so no package cache serves an older build under the same version. After the
+# assemblies, so a failure here still leaves their results above.
 if [[ $# -eq 0 ]]; then
-  echo "samples from packages:"
-  scripts/samples-from-packages.sh || { echo "FAILED samples-from-packages: samples/ did not build or run from the packed packages"; status=1; }
+  packages="$(mktemp -d)"
+  if scripts/pack.sh --no-build --output "$packages" --version "0.1.0-local.$(date +%s)" >/dev/null; then
+    echo "samples from packages:"
+    scripts/samples-from-packages.sh --packages "$packages" || { echo "FAILED samples-from-packages: samples/ did not build or run from the packed packages"; status=1; }
+    echo "harness as a dotnet tool:"
+    scripts/tool-from-package.sh --packages "$packages" || { echo "FAILED tool-from-package: the Harness.Cli tool did not install, or its help or its run failed"; status=1; }
+  else
+    echo "FAILED pack: scripts/pack.sh could not pack the Release build"
+    status=1
+  fi
+  rm -rf "$packages"
 fi
 
 # One line for the whole suite, summed from each assembly's TRX counters.
