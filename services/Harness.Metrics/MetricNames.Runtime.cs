@@ -2,9 +2,10 @@ namespace Harness.Metrics;
 
 /// <summary>
 /// The .NET runtime of a target the harness did not write, as server figures beside the load. The names are the
-/// <c>System.Runtime</c> meter's (.NET 9 and later) in the form OpenTelemetry's Prometheus exporter gives them, so a
-/// service that already exports them over /metrics and one the runner attaches to over EventPipe (<c>pid=</c>) fill the
-/// same columns. Older spellings (OpenTelemetry.Instrumentation.Runtime's <c>process_runtime_dotnet_*</c>,
+/// <c>System.Runtime</c> meter's (.NET 9 and later) in Prometheus form, so a service that already exports them over
+/// /metrics and one the runner attaches to over EventPipe (<c>pid=</c>) fill the same columns. (.NET 10 creates the
+/// thread-count and queue-length instruments as observable counters, so OpenTelemetry's exporter writes them with a
+/// <c>_total</c> suffix; both spellings are read into these.) Older spellings (OpenTelemetry.Instrumentation.Runtime's <c>process_runtime_dotnet_*</c>,
 /// prometheus-net's) are read into these names. Our own services' <c>harness_threadpool_*</c> stay apart, so the two
 /// sources can be checked against each other.
 /// </summary>
