@@ -100,7 +100,7 @@ s0_open() {
 }
 
 # S1's 100,000 calls in flight against one gRPC service this script starts itself, reached over TRANSPORT (tcp:
-# loopback, or unix: the service's Listen__UnixSocket, seed 001's named pipes on Linux) with the GC as .NET sets it
+# loopback, or unix: the service's Listen__UnixSocket, what the published experiment's named pipes are on Linux) with the GC as .NET sets it
 # (S1_GC=tuned: DOTNET_GCConserveMemory=9 and a 896 MiB heap limit, as S1 sets). While the run lasts, the service's
 # /proc/PID/status is read every second; at the end one line gives its peak working set (VmHWM), peak private bytes
 # (RssAnon) and the run's folder, whose report has the GC heap, failures and latency. s1_transport TRANSPORT

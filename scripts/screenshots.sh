@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the README's screenshots from two short real runs on loopback (local services):
+# Regenerates the screenshots in docs/images (the README's and the docs') from two short real runs on loopback (local services):
 #   docs/images/compare.png   the comparison report of run B against run A (`harness compare A B`)
 #   docs/images/spectrum.png  the percentile-spectrum chart of run B's report
 #   docs/images/live.png      the --live page of a third run (one series)

@@ -22,7 +22,7 @@ public static class HarnessApp
     /// <c>--target stack=URL[,mode=NAME]</c> gives the series a service each, which the step reads from
     /// <see cref="ScenarioContext.Target"/>; <c>--operations</c> picks some of the scenarios.</param>
     /// <param name="scenarios">Built with <see cref="Scenario.Create"/>; none runs the harness's own operations against its own services.</param>
-    /// <returns>The process's exit code: 0, or the code the README's exit-code table gives (1: a threshold failed, 2: bad input…).</returns>
+    /// <returns>The process's exit code: 0, or the code docs/running.md's exit-code table gives (1: a threshold failed, 2: bad input…).</returns>
     /// <exception cref="ArgumentException">A scenario's name is not a label (letters, digits, '-', '_', at most 40) or is used twice.</exception>
     public static async Task<int> RunAsync(string[] args, params Scenario[] scenarios)
     {

@@ -28,7 +28,7 @@ public sealed class ListenOptions
 
     /// <summary>
     /// A Unix domain socket path (env <c>Listen__UnixSocket</c>) where the main endpoint also listens, with the same
-    /// protocols as <see cref="Port"/>: the local transport seed 001's named pipes map to on Linux. Unset means none.
+    /// protocols as <see cref="Port"/>: the local transport that named pipes map to on Linux. Unset means none.
     /// The admin port and <see cref="MetricsPort"/> stay on TCP. A socket file left at the path by a service that
     /// ended without removing it is deleted at start; one that a live process still listens on stops the start.
     /// </summary>

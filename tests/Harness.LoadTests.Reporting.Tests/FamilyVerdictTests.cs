@@ -41,7 +41,7 @@ public sealed class FamilyVerdictTests(ITestOutputHelper output)
         output.WriteLine("A/A main job, {0:P0} noise, {1} rounds: any mark: family {2:P1}; old rule {3:P1} ({4:F2} marks a run)",
             noise, rounds, newRate, oldRate, oldMarks / (double)SimulatedRuns);
         Assert.InRange(newRate, 0, ClaimedPlusSampling);
-        Assert.True(oldRate > 0.6, $"the old rule marked an A/A main job in only {oldRate:P1} of runs; the issue measured 77–99 %");
+        Assert.True(oldRate > 0.6, $"the old rule marked an A/A main job in only {oldRate:P1} of runs; it was measured at 77–99 %");
         Assert.True(oldMarks / (double)SimulatedRuns > 2, "the old rule should mark several ratios per A/A run");
     }
 
@@ -72,7 +72,7 @@ public sealed class FamilyVerdictTests(ITestOutputHelper output)
         Assert.InRange(newRate, 0, ClaimedPlusSampling);
         if (limit == 0 && shift == 0)
         {
-            Assert.True(oldRate > 0.3, $"the old gate failed an unchanged build in only {oldRate:P1} of pairs at P=0; the issue measured 42 %");
+            Assert.True(oldRate > 0.3, $"the old gate failed an unchanged build in only {oldRate:P1} of pairs at P=0; it was measured at 42 %");
         }
     }
 

@@ -27,7 +27,7 @@ public sealed class HostileRunTests
     private static readonly TimeSpan Load = TimeSpan.FromSeconds(2);
     private static readonly TimeSpan CallTimeout = TimeSpan.FromSeconds(2);
 
-    // The bound: the run's length plus the timeout plus the drain (at most the engine's), and a margin for
+    // The bound a run keeps: the run's length plus the timeout plus the drain (at most the engine's), and a margin for
     // the runner's own warm-up and lone calls (each bounded by the timeout) and the report, on a loaded 2-core VM.
     private static readonly TimeSpan RunBound = Load + CallTimeout + new LoadRunnerOptions().DrainTimeout + TimeSpan.FromSeconds(10);
 

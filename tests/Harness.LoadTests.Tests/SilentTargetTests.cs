@@ -13,7 +13,7 @@ namespace Harness.LoadTests.Tests;
 [Collection(nameof(HostileRunTests))]
 public sealed class SilentTargetTests
 {
-    // The bound: quick at 0.2 is 2 s of warm-up and 4 s of load, then the runner's own warm-up calls, the
+    // The bound a run keeps: quick at 0.2 is 2 s of warm-up and 4 s of load, then the runner's own warm-up calls, the
     // drain and the ideal's lone calls, each now bounded by the 3 s timeout.
     private static readonly TimeSpan RunBound = TimeSpan.FromSeconds(90);
 

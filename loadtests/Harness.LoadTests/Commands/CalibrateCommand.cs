@@ -11,7 +11,7 @@ using Spectre.Console;
 namespace Harness.LoadTests.Commands;
 
 /// <summary>
-/// <c>harness calibrate</c> (issue 8 §3): one mode run twice in one run (A/A), each time with services started afresh
+/// <c>harness calibrate</c>: one mode run twice in one run (A/A), each time with services started afresh
 /// and warmed up, then how much the two series differ (<see cref="NoiseFloor"/>): the machine's noise floor, below
 /// which a difference between modes means nothing. Every option of <c>run</c> applies; the defaults differ.
 /// </summary>

@@ -1,6 +1,6 @@
 namespace Harness.LoadTests.Common;
 
-/// <summary>The <c>harness</c> command's exit codes, all of them; README's "Exit codes" lists the same.</summary>
+/// <summary>The <c>harness</c> command's exit codes, all of them; docs/running.md's "Exit codes" lists the same.</summary>
 internal static class ExitCodes
 {
     public const int Ok = 0;

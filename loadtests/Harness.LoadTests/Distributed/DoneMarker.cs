@@ -8,7 +8,7 @@ namespace Harness.LoadTests.Distributed;
 /// rendered), whatever the run's exit code: what <c>harness merge --wait</c> waits for.
 /// </summary>
 /// <param name="Agent"><c>agent-I-of-N</c>.</param>
-/// <param name="ExitCode">The agent's exit code (README, "Exit codes"): 0 or 1 for a run that went to its end.</param>
+/// <param name="ExitCode">The agent's exit code (docs/running.md, "Exit codes"): 0 or 1 for a run that went to its end.</param>
 internal sealed record DoneMarker(string Agent, int ExitCode, DateTimeOffset FinishedAt)
 {
     public const string FileName = "done";

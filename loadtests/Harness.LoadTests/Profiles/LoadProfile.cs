@@ -174,11 +174,11 @@ internal enum StageKind
     RampingInject,
     Pause,
 
-    /// <summary>Seed 002's shape: <c>start</c> users, then <c>add</c> more every <c>every</c>, until <c>during</c> has passed.</summary>
+    /// <summary>The ramp of the published experiment on blocking calls (S2): <c>start</c> users, then <c>add</c> more every <c>every</c>, until <c>during</c> has passed.</summary>
     Steps,
 
     /// <summary>
-    /// A burst (seed 000's shape, NBomber 5's name): <c>copies</c> users start at once, each makes <c>iterations</c>
+    /// A burst (the published CPU-bound experiment's shape, S0; NBomber 5's name): <c>copies</c> users start at once, each makes <c>iterations</c>
     /// requests one after another, then stops; the stage ends when all are done, or at <c>during</c>, an upper bound.
     /// </summary>
     IterationsForConstant,

@@ -3,8 +3,8 @@ using Harness.LoadTests.Hosting;
 namespace Harness.LoadTests.Running;
 
 /// <summary>
-/// Runtime settings of the load runner's own process, applied first thing in <c>Main</c>: the load generator must
-/// never be what saturates.
+/// Runtime settings of the load runner's own process, applied by <see cref="HarnessApp.RunAsync"/> before the command
+/// line is read: the load generator must never be what saturates.
 /// </summary>
 internal static class RunnerRuntime
 {
