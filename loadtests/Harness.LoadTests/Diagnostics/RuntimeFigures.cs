@@ -24,11 +24,15 @@ internal sealed class RuntimeFigures
     /// <summary>The reasons whose added threads are the runtime's own account of work waiting for a thread.</summary>
     private static readonly HashSet<string> StarvationReasons = ["starvation", "cooperative_blocking"];
 
+    /// <summary>Readings not yet taken that are kept: a few seconds' worth, more than the recorder still takes late.</summary>
+    private const int MaxPendingCollections = 8;
+
     private readonly Lock _gate = new();
     private readonly Dictionary<(string Name, string Tags), double> _meter = [];
     private readonly long[] _adjustments = new long[MetricNames.AdjustmentReasons.Count];
     private long _starvationThreads;
     private int? _threadGoal;
+    private List<(DateTime AtUtc, Dictionary<string, double> Values)> _collections = [];
 
     /// <summary>True once any meter value has arrived: the target has the <c>System.Runtime</c> meter.</summary>
     public bool HasMeterValues
@@ -70,6 +74,39 @@ internal sealed class RuntimeFigures
     }
 
     /// <summary>
+    /// The meter's collection that ended at <paramref name="atUtc"/> (in the target) has published all its values:
+    /// they are kept as one reading, for <see cref="TakeCollections"/>. At most <see cref="MaxPendingCollections"/> wait.
+    /// </summary>
+    public void EndCollection(DateTime atUtc)
+    {
+        lock (_gate)
+        {
+            if (_meter.Count == 0)
+            {
+                return;
+            }
+
+            if (_collections.Count == MaxPendingCollections)
+            {
+                _collections.RemoveAt(0);
+            }
+
+            _collections.Add((atUtc, MeterValues()));
+        }
+    }
+
+    /// <summary>The readings ended since the last call, oldest first, each with when the target took it.</summary>
+    public IReadOnlyList<(DateTime AtUtc, Dictionary<string, double> Values)> TakeCollections()
+    {
+        lock (_gate)
+        {
+            var taken = _collections;
+            _collections = [];
+            return taken;
+        }
+    }
+
+    /// <summary>
     /// A <c>ThreadPoolWorkerThreadAdjustment/Adjustment</c> event: the pool's new thread goal and why. Threads added by
     /// starvation or cooperative blocking (the new goal less the last one known, when positive) count apart; before the
     /// first adjustment the last known goal is the meter's thread count.
@@ -93,29 +130,45 @@ internal sealed class RuntimeFigures
         }
     }
 
+    /// <summary>Each meter figure known so far, by its recorded name.</summary>
+    public Dictionary<string, double> MeterSnapshot()
+    {
+        lock (_gate)
+        {
+            return MeterValues();
+        }
+    }
+
     /// <summary>
-    /// This second's values: each meter figure known so far, every adjustment reason's count (zeros included: attached
-    /// and none is an answer) and the starvation threads.
+    /// The adjustments so far: every reason's count (zeros included: attached and none is an answer) and the
+    /// starvation threads.
     /// </summary>
-    public Dictionary<string, double> Snapshot()
+    public Dictionary<string, double> AdjustmentSnapshot()
     {
         var values = new Dictionary<string, double>(StringComparer.Ordinal);
         lock (_gate)
         {
-            foreach (var name in Instruments.Values)
-            {
-                if (Sum(name) is { } value)
-                {
-                    values[name] = value;
-                }
-            }
-
             for (var reason = 0; reason < _adjustments.Length; reason++)
             {
                 values[MetricNames.WithLabel(MetricNames.RuntimeThreadPoolAdjustmentsTotal, MetricNames.ReasonLabel, MetricNames.AdjustmentReasons[reason])] = _adjustments[reason];
             }
 
             values[MetricNames.RuntimeThreadPoolStarvationThreadsTotal] = _starvationThreads;
+        }
+
+        return values;
+    }
+
+    // Under _gate.
+    private Dictionary<string, double> MeterValues()
+    {
+        var values = new Dictionary<string, double>(StringComparer.Ordinal);
+        foreach (var name in Instruments.Values.Distinct())
+        {
+            if (Sum(name) is { } value)
+            {
+                values[name] = value;
+            }
         }
 
         return values;

@@ -180,6 +180,10 @@ internal sealed class RuntimeSession : IAsyncDisposable
             case "CounterRateValuePublished" or "UpDownCounterRateValuePublished" when sessionId == _sessionId && data.Version >= 1:
                 Publish(data, 7);
                 break;
+            case "Collection/Stop" or "CollectionStop" when sessionId == _sessionId:
+                // One collection's values are all in: a reading, stamped with the target's time of it.
+                Figures.EndCollection(data.TimeStamp.ToUniversalTime());
+                break;
             case "Error" or "ObservableInstrumentCallbackError" when sessionId == _sessionId:
                 Interlocked.CompareExchange(ref _problem, $"its metrics source reported: {data.PayloadValue(1)}".ReplaceLineEndings(" "), null);
                 break;

@@ -57,7 +57,19 @@ internal static class RuntimeSampler
                     return;
                 }
 
-                recorder.FillServer(seriesId, second, session.Figures.Snapshot());
+                // Adjustments count as they arrive; each of the meter's readings (once a second, on the target's own
+                // timer) goes to the second in which the target took it, which it reaches here up to a second or more
+                // later: one the recorder would drop as late is left out.
+                recorder.FillServer(seriesId, second, session.Figures.AdjustmentSnapshot());
+                foreach (var (at, values) in session.Figures.TakeCollections())
+                {
+                    var taken = Math.Min(SecondOf(at, clock), second);
+                    if (taken >= Math.Max(0, second - RunRecorder.DefaultLateWindowSeconds))
+                    {
+                        recorder.FillServer(seriesId, taken, values);
+                    }
+                }
+
                 if (session.Problem is { } problem)
                 {
                     Note($"{endpoint}: {problem}; some runtime figures may be missing");
@@ -74,4 +86,7 @@ internal static class RuntimeSampler
             }
         }
     }
+
+    /// <summary>The second of <paramref name="clock"/> (started with the series) in which the wall-clock moment <paramref name="utc"/> fell.</summary>
+    private static int SecondOf(DateTime utc, Stopwatch clock) => (int)Math.Floor((utc - (DateTime.UtcNow - clock.Elapsed)).TotalSeconds);
 }

@@ -23,14 +23,15 @@ public sealed class RuntimeAttachTests
     [Fact]
     public async Task OurOwnService_ItsAttachedThreadPoolFigures_AgreeWithItsOwnMetrics()
     {
-        // Arrange: the runner starts the gRPC service in threadpool mode itself and attaches to it by default; 8 users
-        // of Compute for 5 s after 1 s of warm-up.
+        // Arrange: the runner starts the gRPC service in threadpool mode itself and attaches to it by default. The load
+        // keeps the pool's queue long and slow to change: 8 users, each call fanning out 16 work items that sleep
+        // 100 ms (Thread.Sleep, which the pool is not told of), so threads are added only by starvation, one at a time.
         var output = HarnessRun.TempFolder();
 
         // Act
         var (exitCode, text) = await HarnessRun.InvokeAsync(
-            "run", "--stacks", "grpc", "--operations", "compute", "--modes", "threadpool", "--iterations", "100000",
-            "--profile", "constant", "--users", "8", "--time-scale", "0.04", "--warm-up", "1s", "--output", output).WaitAsync(Bound);
+            "run", "--stacks", "grpc", "--operations", "call-third-party", "--style", "thread-sleep", "--fanout", "16", "--delay-ms", "100",
+            "--modes", "threadpool", "--profile", "constant", "--users", "8", "--time-scale", "0.04", "--warm-up", "1s", "--output", output).WaitAsync(Bound);
 
         // Assert: the seconds holding both the service's own harness_threadpool_* and the runtime's figures.
         Assert.True(exitCode == 0, text);
@@ -39,24 +40,21 @@ public sealed class RuntimeAttachTests
         var both = run.Timelines.Single().Value
             .Where(s => s.Server.ContainsKey(MetricNames.RuntimeThreadPoolThreads) && s.Server.ContainsKey(MetricNames.ThreadPoolThreads))
             .ToList();
-        Assert.True(both.Count >= 3, $"{both.Count} seconds with both figures\n{text}");
+        Assert.True(both.Count >= 4, $"{both.Count} seconds with both figures\n{text}");
 
-        // The thread count moves slowly (the pool adds or retires a thread at a time), so second by second the two
-        // readings, up to a second apart (the meter publishes once a second, /metrics is read once a second), agree:
-        // the median difference within 2 threads or 25 % of the service's count, whichever is larger.
-        var threads = both.Select(s => (Runtime: s.Server[MetricNames.RuntimeThreadPoolThreads], Own: s.Server[MetricNames.ThreadPoolThreads])).ToList();
-        var threadGap = Median(threads.Select(t => Math.Abs(t.Runtime - t.Own)));
-        Assert.True(threadGap <= Tolerance(Median(threads.Select(t => t.Own))), $"threads (runtime, own): {string.Join(" ", threads)}");
-
-        // The queue changes within milliseconds, so two readings up to a second apart need not agree second by second;
-        // what must agree is the level each saw: the medians of the two series, within the same tolerance.
-        var queue = both.Select(s => (Runtime: s.Server[MetricNames.RuntimeThreadPoolQueueLength], Own: s.Server[MetricNames.ThreadPoolPendingWorkItems])).ToList();
-        var ownQueue = Median(queue.Select(q => q.Own));
-        Assert.True(Math.Abs(Median(queue.Select(q => q.Runtime)) - ownQueue) <= Tolerance(ownQueue), $"queue (runtime, own): {string.Join(" ", queue)}");
+        // Both read ThreadPool.ThreadCount and .PendingWorkItemCount, /metrics at the start of each second and the
+        // meter when the target's once-a-second collection runs (recorded in the second it ran: up to a few hundred ms
+        // later, the attach's delay). Second by second they agree within 2 or 25 % of the service's own value,
+        // whichever is larger, in at least half of the seconds: 2 is the pool's thread step in that time, and 25 % what
+        // this queue drains or grows by in a few hundred ms.
+        AssertAgree("threads", both, MetricNames.RuntimeThreadPoolThreads, MetricNames.ThreadPoolThreads);
+        AssertAgree("queue", both, MetricNames.RuntimeThreadPoolQueueLength, MetricNames.ThreadPoolPendingWorkItems);
+        Assert.Contains(both, s => s.Server[MetricNames.ThreadPoolPendingWorkItems] >= 20);
 
         // Work items completed: both count up, and the runtime's total reached the service's at its start.
         var items = both.Select(s => s.Server[MetricNames.RuntimeThreadPoolWorkItemsTotal]).ToList();
         Assert.True(items[^1] > items[0], $"work items: {string.Join(" ", items)}");
+        Assert.True(items[^1] >= both[0].Server[MetricNames.ThreadPoolCompletedWorkItemsTotal], $"work items: {string.Join(" ", items)}");
     }
 
     [LinuxFact]
@@ -126,11 +124,11 @@ public sealed class RuntimeAttachTests
     private static string Describe(IReadOnlyDictionary<string, double> server) =>
         string.Join(", ", server.Where(p => p.Key.StartsWith("harness_runtime", StringComparison.Ordinal) || p.Key.StartsWith("dotnet_thread_pool", StringComparison.Ordinal)).Select(p => $"{p.Key}={p.Value}"));
 
-    private static double Tolerance(double own) => Math.Max(2, 0.25 * own);
-
-    private static double Median(IEnumerable<double> values)
+    /// <summary>The median second's difference, less its tolerance (2, or 25 % of the service's value), is not above 0.</summary>
+    private static void AssertAgree(string what, IReadOnlyList<SecondSample> seconds, string runtimeName, string ownName)
     {
-        var sorted = values.Order().ToList();
-        return sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[(sorted.Count / 2) - 1] + sorted[sorted.Count / 2]) / 2;
+        var pairs = seconds.Select(s => (Runtime: s.Server[runtimeName], Own: s.Server[ownName])).ToList();
+        var excess = pairs.Select(p => Math.Abs(p.Runtime - p.Own) - Math.Max(2, 0.25 * p.Own)).Order().ToList();
+        Assert.True(excess[(excess.Count - 1) / 2] <= 0, $"{what} (runtime, own): {string.Join(" ", pairs)}");
     }
 }

@@ -5,18 +5,21 @@ namespace Harness.LoadTests.Tests.Diagnostics;
 
 public sealed class RuntimeFiguresTests
 {
+    private static readonly DateTime At = new(2026, 11, 28, 3, 0, 0, DateTimeKind.Utc);
+
     private static string Adjustments(string reason) =>
         MetricNames.WithLabel(MetricNames.RuntimeThreadPoolAdjustmentsTotal, MetricNames.ReasonLabel, reason);
 
     [Fact]
     public void BeforeAnyEvent_EveryReasonIsZero_AndNoMeterFigureIsMade()
     {
-        var snapshot = new RuntimeFigures().Snapshot();
+        var figures = new RuntimeFigures();
+        var snapshot = figures.AdjustmentSnapshot();
 
         Assert.All(MetricNames.AdjustmentReasons, reason => Assert.Equal(0, snapshot[Adjustments(reason)]));
         Assert.Equal(0, snapshot[MetricNames.RuntimeThreadPoolStarvationThreadsTotal]);
-        Assert.DoesNotContain(MetricNames.RuntimeThreadPoolThreads, snapshot.Keys);
-        Assert.DoesNotContain(MetricNames.ProcessCpuSecondsTotal, snapshot.Keys);
+        Assert.Empty(figures.MeterSnapshot());
+        Assert.False(figures.HasMeterValues);
     }
 
     [Fact]
@@ -35,7 +38,8 @@ public sealed class RuntimeFiguresTests
         figures.MeterValue("dotnet.gc.last_collection.heap.size", "gc.heap.generation=gen0", 1_000);
         figures.MeterValue("dotnet.gc.last_collection.heap.size", "gc.heap.generation=gen2", 2_000);
         figures.MeterValue("dotnet.exceptions", "", 9);
-        var snapshot = figures.Snapshot();
+        figures.MeterValue("dotnet.thread_pool.queue.length", "", 12);
+        var snapshot = figures.MeterSnapshot();
 
         Assert.True(figures.HasMeterValues);
         Assert.Equal(7, snapshot[MetricNames.RuntimeThreadPoolThreads]);
@@ -49,6 +53,39 @@ public sealed class RuntimeFiguresTests
     }
 
     [Fact]
+    public void EachCollection_IsOneReading_TakenOnce_OldestFirst_WithTheTargetsTime()
+    {
+        var figures = new RuntimeFigures();
+        figures.EndCollection(At); // nothing published yet: no reading
+
+        figures.MeterValue("dotnet.thread_pool.thread.count", "", 4);
+        figures.EndCollection(At.AddSeconds(1));
+        figures.MeterValue("dotnet.thread_pool.thread.count", "", 6);
+        figures.EndCollection(At.AddSeconds(2));
+        var taken = figures.TakeCollections();
+
+        Assert.Equal([At.AddSeconds(1), At.AddSeconds(2)], taken.Select(c => c.AtUtc));
+        Assert.Equal([4.0, 6.0], taken.Select(c => c.Values[MetricNames.RuntimeThreadPoolThreads]));
+        Assert.Empty(figures.TakeCollections());
+    }
+
+    [Fact]
+    public void ReadingsNotTaken_AreBounded_TheOldestDropped()
+    {
+        var figures = new RuntimeFigures();
+        figures.MeterValue("dotnet.thread_pool.thread.count", "", 4);
+
+        for (var second = 0; second < 100; second++)
+        {
+            figures.EndCollection(At.AddSeconds(second));
+        }
+
+        var taken = figures.TakeCollections();
+        Assert.InRange(taken.Count, 1, 10);
+        Assert.Equal(At.AddSeconds(99), taken[^1].AtUtc);
+    }
+
+    [Fact]
     public void Adjustments_AreCountedByReason()
     {
         var figures = new RuntimeFigures();
@@ -57,7 +94,7 @@ public sealed class RuntimeFiguresTests
         figures.Adjustment(3, reason: 3);
         figures.Adjustment(4, reason: 3);
         figures.Adjustment(4, reason: 42);
-        var snapshot = figures.Snapshot();
+        var snapshot = figures.AdjustmentSnapshot();
 
         Assert.Equal(1, snapshot[Adjustments("warmup")]);
         Assert.Equal(2, snapshot[Adjustments("climbing_move")]);
@@ -77,8 +114,8 @@ public sealed class RuntimeFiguresTests
         figures.Adjustment(9, reason: 3); // climbing: a rise, but not starvation
         figures.Adjustment(8, reason: 6); // starvation that lowers the goal adds nothing
 
-        Assert.Equal(1 + 3, figures.Snapshot()[MetricNames.RuntimeThreadPoolStarvationThreadsTotal]);
-        Assert.Equal(2, figures.Snapshot()[Adjustments("starvation")]);
+        Assert.Equal(1 + 3, figures.AdjustmentSnapshot()[MetricNames.RuntimeThreadPoolStarvationThreadsTotal]);
+        Assert.Equal(2, figures.AdjustmentSnapshot()[Adjustments("starvation")]);
     }
 
     [Fact]
@@ -89,6 +126,6 @@ public sealed class RuntimeFiguresTests
         figures.Adjustment(10, reason: 6);
         figures.Adjustment(12, reason: 6);
 
-        Assert.Equal(2, figures.Snapshot()[MetricNames.RuntimeThreadPoolStarvationThreadsTotal]);
+        Assert.Equal(2, figures.AdjustmentSnapshot()[MetricNames.RuntimeThreadPoolStarvationThreadsTotal]);
     }
 }
