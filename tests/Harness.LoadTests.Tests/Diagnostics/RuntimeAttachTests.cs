@@ -58,16 +58,17 @@ public sealed class RuntimeAttachTests
     }
 
     [LinuxFact]
-    public async Task ASyncOverAsyncService_GetsStarvationThreads_TheSameServiceAwaiting_GetsNone()
+    public async Task ASyncOverAsyncService_GetsStarvationThreads_TheSameServiceAwaiting_GetsNone_ByPidOrBySocket()
     {
         // Arrange: the test's own gRPC service twice, one blocking each call's thread for 50 ms, one awaiting it.
         await using var blocking = await LocalProcess.StartAsync("starving (blocking)", "Harness.StarvingService", [], CancellationToken.None);
         await using var awaiting = await LocalProcess.StartAsync("starving (async)", "Harness.StarvingService", ["--Starving:Style=async"], CancellationToken.None);
         var output = HarnessRun.TempFolder();
 
-        // Act: both loaded with --call, attached with pid=, one series each.
+        // Act: both loaded with --call, one series each; one attached by its pid, the other by its runtime's socket.
+        var socket = Assert.Single(Directory.GetFiles(Path.GetTempPath(), $"dotnet-diagnostic-{awaiting.ServicePid}-*-socket"));
         var (exitCode, text) = await HarnessRun.InvokeAsync(
-            "run", "--target", Target(blocking, "blocking"), "--target", Target(awaiting, "async"),
+            "run", "--target", $"{Target(blocking, "blocking")},pid={blocking.ServicePid}", "--target", $"{Target(awaiting, "async")},diag={socket}",
             "--call", StarvingCall, "--data", """{"delayMs":50}""", "--profile", StarvingProfile, "--warm-up", "0", "--output", output).WaitAsync(Bound);
 
         // Assert
@@ -112,7 +113,7 @@ public sealed class RuntimeAttachTests
     }
 
     private static string Target(LocalProcess service, string mode) =>
-        $"grpc={service.Address},metrics={service.AdminAddress},mode={mode},pid={service.ServicePid}";
+        $"grpc={service.Address},metrics={service.AdminAddress},mode={mode}";
 
     /// <summary>The last second of the mode's series that holds the runtime's figures.</summary>
     private static IReadOnlyDictionary<string, double> Last(RunData run, string mode)
