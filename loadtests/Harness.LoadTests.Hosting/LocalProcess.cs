@@ -24,11 +24,13 @@ public sealed class LocalProcess : IAsyncDisposable
     private static readonly ConcurrentDictionary<LocalProcess, byte> Running = new();
     private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(60);
 
-    // $1... is the service's command line. fd 3 keeps the pipe for the watchdog; the service gets /dev/null.
+    // $1... is the service's command line. fd 3 keeps the pipe for the watchdog; the service gets /dev/null. Its first
+    // line names the service's own pid (PidLine), which a runtime attach needs: the shell's is not the runtime's.
     private const string Watchdog = """
         exec 3<&0 0</dev/null
         "$@" 3<&- &
         child=$!
+        echo "harness-service-pid $child"
         (while read -r _ <&3; do :; done; kill -KILL "$child" 2>/dev/null) &
         watchdog=$!
         exec 3<&-
@@ -38,6 +40,8 @@ public sealed class LocalProcess : IAsyncDisposable
         exit "$code"
         """;
 
+    private const string PidLine = "harness-service-pid ";
+
     private readonly Process _process;
     private readonly StringBuilder _output = new();
     private readonly Lock _killGate = new();
@@ -45,6 +49,7 @@ public sealed class LocalProcess : IAsyncDisposable
     private readonly string[] _args;
     private readonly IReadOnlyList<KeyValuePair<string, string>> _environment;
     private readonly CpuAffinity? _affinity;
+    private int _servicePid;
 
     static LocalProcess()
     {
@@ -78,6 +83,20 @@ public sealed class LocalProcess : IAsyncDisposable
     public Uri MetricsAddress { get; }
 
     public bool HasExited => _process.HasExited;
+
+    /// <summary>
+    /// The service's own process id, the one its .NET runtime publishes a diagnostics socket for: the child of the
+    /// <c>/bin/sh</c> watchdog on Unix (a <c>taskset</c> in front execs into it), the process itself on Windows; null
+    /// until the wrapper has said it.
+    /// </summary>
+    public int? ServicePid
+    {
+        get
+        {
+            var pid = Volatile.Read(ref _servicePid);
+            return pid > 0 ? pid : null;
+        }
+    }
 
     /// <summary>The exit code once the process has exited, else null.</summary>
     public int? ExitCode => _process.HasExited ? _process.ExitCode : null;
@@ -176,9 +195,13 @@ public sealed class LocalProcess : IAsyncDisposable
 
         var process = new Process { StartInfo = start };
         var local = new LocalProcess(name, assemblyName, args, environment, affinity, process, new Uri($"http://127.0.0.1:{port}/"), new Uri($"http://127.0.0.1:{adminPort}/"), new Uri($"http://127.0.0.1:{metricsPort}/"));
-        process.OutputDataReceived += (_, e) => local.Append(e.Data);
+        process.OutputDataReceived += (_, e) => local.AppendOutput(e.Data);
         process.ErrorDataReceived += (_, e) => local.Append(e.Data);
         process.Start();
+        if (!watched)
+        {
+            local._servicePid = process.Id;
+        }
         Running[local] = 0;
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
@@ -260,6 +283,19 @@ public sealed class LocalProcess : IAsyncDisposable
         {
             throw new InvalidOperationException($"{ex.Message}; its output:\n{Output}", ex);
         }
+    }
+
+    /// <summary>Standard output: the wrapper's first line gives the service's pid and is not the service's output.</summary>
+    private void AppendOutput(string? line)
+    {
+        if (Volatile.Read(ref _servicePid) == 0 && line is not null && line.StartsWith(PidLine, StringComparison.Ordinal)
+            && int.TryParse(line.AsSpan(PidLine.Length), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var pid))
+        {
+            Volatile.Write(ref _servicePid, pid);
+            return;
+        }
+
+        Append(line);
     }
 
     private void Append(string? line)

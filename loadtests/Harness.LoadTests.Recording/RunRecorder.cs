@@ -193,7 +193,18 @@ public sealed partial class RunRecorder : IDisposable
     /// Server-side values read in <paramref name="second"/>: the target's /metrics, and, under <c>matrix</c>, its
     /// container's stats. Values of one second are merged by key; the last value of a key wins.
     /// </summary>
-    public void RecordServer(string seriesId, int second, IReadOnlyDictionary<string, double> metrics)
+    public void RecordServer(string seriesId, int second, IReadOnlyDictionary<string, double> metrics) =>
+        MergeServer(seriesId, second, metrics, overwrite: true);
+
+    /// <summary>
+    /// Server-side values from a second source, merged into <paramref name="second"/> only under the keys it does not
+    /// hold yet: a key the target's own /metrics gives keeps the target's value, whichever of the two is recorded first
+    /// (a later <see cref="RecordServer"/> still overwrites a filled key).
+    /// </summary>
+    public void FillServer(string seriesId, int second, IReadOnlyDictionary<string, double> metrics) =>
+        MergeServer(seriesId, second, metrics, overwrite: false);
+
+    private void MergeServer(string seriesId, int second, IReadOnlyDictionary<string, double> metrics, bool overwrite)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(second);
         ArgumentNullException.ThrowIfNull(metrics);
@@ -208,7 +219,14 @@ public sealed partial class RunRecorder : IDisposable
             var server = builder.Server ??= new Dictionary<string, double>(StringComparer.Ordinal);
             foreach (var (key, value) in metrics)
             {
-                server[key] = value;
+                if (overwrite)
+                {
+                    server[key] = value;
+                }
+                else
+                {
+                    server.TryAdd(key, value);
+                }
             }
         }
     }

@@ -144,6 +144,28 @@ public sealed class RunRecorderTests : IDisposable
     }
 
     [Fact]
+    public void Two_sources_of_one_second_merge_and_a_filled_value_never_replaces_the_targets_own_whichever_comes_first()
+    {
+        var runDirectory = _directory.Sub("run");
+        var recorder = new RunRecorder(TestRuns.Manifest("agent-1", TestRuns.Series("a")), runDirectory);
+
+        // Second 0: the target's /metrics first, then the runtime session's values; second 1 the other way round.
+        recorder.RecordServer("a", 0, new Dictionary<string, double> { ["process_cpu_seconds_total"] = 1, ["harness_threadpool_threads"] = 4 });
+        recorder.FillServer("a", 0, new Dictionary<string, double> { ["process_cpu_seconds_total"] = 9, ["dotnet_thread_pool_thread_count"] = 5 });
+        recorder.FillServer("a", 1, new Dictionary<string, double> { ["process_cpu_seconds_total"] = 9, ["dotnet_thread_pool_thread_count"] = 6 });
+        recorder.RecordServer("a", 1, new Dictionary<string, double> { ["process_cpu_seconds_total"] = 2, ["harness_threadpool_threads"] = 7 });
+        recorder.Complete();
+
+        var timeline = RawRunReader.Read(runDirectory).Timelines["a"];
+        Assert.Equal(
+            [("dotnet_thread_pool_thread_count", 5.0), ("harness_threadpool_threads", 4.0), ("process_cpu_seconds_total", 1.0)],
+            timeline[0].Server.OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => (p.Key, p.Value)));
+        Assert.Equal(
+            [("dotnet_thread_pool_thread_count", 6.0), ("harness_threadpool_threads", 7.0), ("process_cpu_seconds_total", 2.0)],
+            timeline[1].Server.OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => (p.Key, p.Value)));
+    }
+
+    [Fact]
     public void Every_field_round_trips_through_the_files()
     {
         var runDirectory = _directory.Sub("run");

@@ -31,6 +31,8 @@ public sealed class CommandLineTests
     [InlineData("--backoff=1s..2h", "MAX between INITIAL and 1m")]
     [InlineData("--timeout=0", "--timeout '0' is out of range: a call's timeout is from 1ms to 1h.")]
     [InlineData("--timeout=never", "--timeout 'never' is not a duration from 1ms to 1h")]
+    [InlineData("--runtime-events=maybe", "--runtime-events 'maybe': valid values are on, off.")]
+    [InlineData("--target=grpc=http://h:1,pid=x", "pid=PID (a .NET process to attach to over EventPipe)")]
     [InlineData("--metrics-port=0", "--metrics-port 0: a port is 1 to 65535, e.g. 9464.")]
     [InlineData("--metrics-port=65536", "--metrics-port 65536: a port is 1 to 65535, e.g. 9464.")]
     public async Task Run_WithBadInput_ExitsWithCode2AndSaysWhy(string option, string expected)

@@ -59,6 +59,19 @@ public sealed class FolderDependencyTests
         Assert.Contains(clients.GetName().Name, runner.GetReferencedAssemblies().Select(a => a.Name));
     }
 
+    [Fact]
+    public void Diagnostics_IsUsedByTheRun_AndUsesNeitherTheRunNorTheCommands()
+    {
+        // Diagnostics/ (the EventPipe session on a target's runtime) sits below Running/ and Targets/, as Calls/ does.
+        var uses = Uses.Value;
+
+        Assert.Contains("Diagnostics", uses["Running"]);
+        Assert.Contains("Diagnostics", uses["Targets"]);
+        Assert.DoesNotContain("Commands", uses["Diagnostics"]);
+        Assert.DoesNotContain("Running", uses["Diagnostics"]);
+        Assert.DoesNotContain("Targets", uses["Diagnostics"]);
+    }
+
     /// <summary>For each folder, the other folders whose types it uses.</summary>
     private static Dictionary<string, HashSet<string>> FolderUses(Assembly assembly)
     {

@@ -32,5 +32,9 @@ public sealed class ServiceExitTests
         var data = RawRunReader.Read(HarnessRun.RunFolder(output));
         var down = Assert.Single(data.Events, e => e.Kind == "target-down" && e.Message.Contains("exited with code 137", StringComparison.Ordinal));
         Assert.Equal("grpc-call-third-party-iocp", down.SeriesId);
+
+        // The runtime session the runner had on it ends with it: one note, no more, and the run goes on.
+        var ended = Assert.Single(data.Events, e => e.Kind == "note" && e.Message.Contains("runtime", StringComparison.Ordinal));
+        Assert.StartsWith($"the runtime session on pid {service} ended at second ", ended.Message, StringComparison.Ordinal);
     }
 }

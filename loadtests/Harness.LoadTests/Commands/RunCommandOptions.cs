@@ -45,9 +45,15 @@ internal sealed class RunCommandOptions
         DefaultValueFactory = _ => "1",
     };
 
-    public Option<string[]> Targets { get; } = new("--target") { Description = "A running service instead of local ones: soap=http://host:port or grpc=http://host:port, then [,metrics=http://host:port][,mode=name]. Repeatable; targets with different mode= run one mode after another, compared in one report.", AllowMultipleArgumentsPerToken = false };
+    public Option<string[]> Targets { get; } = new("--target") { Description = "A running service instead of local ones: soap=http://host:port or grpc=http://host:port, then [,metrics=http://host:port][,mode=name][,pid=PID or ,diag=SOCKET: its .NET runtime, attached to over EventPipe]. Repeatable; targets with different mode= run one mode after another, compared in one report.", AllowMultipleArgumentsPerToken = false };
 
     public Option<string?> ServiceCpus { get; } = new("--service-cpus") { Description = "Run the local stub and services on these processors alone (taskset's list: 1, 0-1, 0,2); the services then see that many processors. Local services only." };
+
+    public Option<string> RuntimeEvents { get; } = new("--runtime-events")
+    {
+        Description = "on: attach to each target's .NET runtime over EventPipe where one is known (the services the runner starts; a target's pid= or diag=) and record its ThreadPool figures each second; off: attach to none.",
+        DefaultValueFactory = _ => "on",
+    };
 
     public Option<string> ModeLabel { get; } = new("--mode-label") { Description = "What to call the mode of external targets that have no mode= of their own.", DefaultValueFactory = _ => "external" };
 
@@ -88,7 +94,7 @@ internal sealed class RunCommandOptions
     /// <summary>Every option of <c>run</c>, in the order of its help; <see cref="RunConfigFile"/> takes its keys from them.</summary>
     public IReadOnlyList<Option> All =>
     [
-        Config, Profile, TimeScale, Duration, Users, Rate, Stacks, Operations, Modes, Repeat, Targets, ModeLabel, ServiceCpus,
+        Config, Profile, TimeScale, Duration, Users, Rate, Stacks, Operations, Modes, Repeat, Targets, ModeLabel, ServiceCpus, RuntimeEvents,
         .. Calls.All, Iterations, Fanout, DelayMs, Style, Parallelism, MaxFailures, Assertions, Output, Live, MetricsPort, Measurement.WarmUp, Measurement.Backoff, Measurement.Timeout,
         Measurement.MaxMessageSize,
         LogLevel,
@@ -218,6 +224,7 @@ internal sealed class RunCommandOptions
             SoapClient = Calls.BindSoapClient(parse, call),
             GrpcClient = Calls.BindGrpcClient(parse),
             ClientLog = ClientLog.To(LogWriter ?? Console.Error, LogLevelOption.Bind(parse, LogLevel)),
+            RuntimeEvents = BindRuntimeEvents(parse.GetValue(RuntimeEvents)!),
             ServiceAffinity = BindServiceCpus(parse, localServices: targets.Count == 0 && UserScenarios.Count == 0),
             UserScenarios = [.. UserScenarios.Where(s => operations.Contains(s.Name))],
         };
@@ -236,6 +243,13 @@ internal sealed class RunCommandOptions
             ? [.. List(parse.GetValue(Operations)!, "--operations", names).Select(p => names.First(n => string.Equals(n, p, StringComparison.OrdinalIgnoreCase)))]
             : names;
     }
+
+    private static bool BindRuntimeEvents(string value) => value.Trim().ToLowerInvariant() switch
+    {
+        "on" => true,
+        "off" => false,
+        _ => throw new UsageException($"--runtime-events '{value}': valid values are on, off."),
+    };
 
     /// <summary><c>--service-cpus</c>, checked: a processor list of this machine, for services the runner starts, with taskset at hand.</summary>
     private CpuAffinity? BindServiceCpus(ParseResult parse, bool localServices)

@@ -68,6 +68,10 @@ internal sealed class GuardedRecorder : ISeriesSink, IDisposable
     public void RecordServer(string seriesId, int second, IReadOnlyDictionary<string, double> metrics) =>
         Guard(() => _recorder.RecordServer(seriesId, second, metrics));
 
+    /// <summary><see cref="RunRecorder.FillServer"/>: values of a second source, never over the target's own.</summary>
+    public void FillServer(string seriesId, int second, IReadOnlyDictionary<string, double> metrics) =>
+        Guard(() => _recorder.FillServer(seriesId, second, metrics));
+
     public void RecordEvent(RunEvent runEvent) => Guard(() => _recorder.RecordEvent(runEvent));
 
     public void Tick(TimeSpan runElapsed) => Guard(() => _recorder.Tick(runElapsed));

@@ -37,6 +37,12 @@ internal sealed partial record RunOptions(
     /// <summary><c>--service-cpus</c>: the processors the local stub and services run on; null: wherever the runner may.</summary>
     public CpuAffinity? ServiceAffinity { get; init; }
 
+    /// <summary>
+    /// <c>--runtime-events</c>: attach to each target's .NET runtime over EventPipe where one is known (<c>pid=</c>,
+    /// <c>diag=</c>, the services the runner starts) and record its ThreadPool figures; false: attach to none.
+    /// </summary>
+    public bool RuntimeEvents { get; init; } = true;
+
     /// <summary><c>--live</c>: serve a page charting the current series while the run lasts.</summary>
     public bool Live { get; init; }
 

@@ -56,6 +56,9 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
                 .RunAsync(seriesId, metricsAddress, watching.Token)
             : Task.CompletedTask;
         var runnerSampler = RunnerSampler.RunAsync(run.Recorder, seriesId, run.Clock, watching.Token);
+        var runtime = options.RuntimeEvents && (options.Agent?.Scrapes ?? true) && target.Runtime is { } endpoint
+            ? RuntimeSampler.RunAsync(endpoint, run.Recorder, seriesId, run.Clock, note => console.MarkupLineInterpolated($"[grey]  {seriesId}: {note}[/]"), watching.Token)
+            : Task.CompletedTask;
         var watcher = run.Watcher?.WatchAsync(target, new SeriesWatch(seriesId, run.Recorder, offset, run.Clock), watching.Token) ?? Task.CompletedTask;
         var results = new List<ScenarioResult>();
         try
@@ -89,6 +92,7 @@ internal sealed class SeriesRunner(IAnsiConsole console, RunContext run)
             await watching.CancelAsync();
             await scraper;
             await runnerSampler;
+            await runtime;
             await watcher;
             run.Progress.EndSeries();
             run.Follower?.EndSeries(seriesId);

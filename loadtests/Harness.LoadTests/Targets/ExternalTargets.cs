@@ -1,4 +1,6 @@
+using System.Globalization;
 using Harness.Contracts;
+using Harness.LoadTests.Diagnostics;
 
 namespace Harness.LoadTests.Targets;
 
@@ -18,12 +20,18 @@ internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : IT
 
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
 
+    /// <summary>What may follow a target's address, as its refusals list them.</summary>
+    internal const string Keys =
+        "metrics=http://host:port, mode=name (letters, digits, '-', '_', at most 40), pid=PID (a .NET process to attach to over EventPipe) and diag=/path/to/dotnet-diagnostic-…-socket (its diagnostics socket, for a process in a container)";
+
     /// <summary>
-    /// Parses <c>--target stack=url[,metrics=url][,mode=name]</c>, for either stack. Without <c>metrics=</c>, SOAP is
+    /// Parses <c>--target stack=url[,metrics=url][,mode=name][,pid=PID|,diag=PATH]</c>, for either stack. Without <c>metrics=</c>, SOAP is
     /// scraped at its own address and gRPC at the next port up, the services' default admin port; compose, matrix and
     /// Kubernetes point <c>metrics=</c> at the services' <c>Listen__MetricsPort</c>. Without <c>mode=</c>, the target
     /// belongs to <paramref name="modeLabel"/>. A gRPC target may be a Unix domain socket, <c>grpc=unix:///path</c>
     /// (the services' <c>Listen__UnixSocket</c>), which has no port to guess the metrics' from, so it needs <c>metrics=</c>.
+    /// <c>pid=</c> or <c>diag=</c> says where its .NET runtime takes an EventPipe session (<see cref="RuntimeEndpoint"/>);
+    /// the process is not looked for here: one that is not there, or not .NET, is a note when its series starts.
     /// </summary>
     /// <exception cref="FormatException">The value names no known stack, no absolute http URL or no usable socket.</exception>
     public static ServiceTarget Parse(string value, string modeLabel)
@@ -35,11 +43,12 @@ internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : IT
         if (head.Length != 2 || !Stacks.All.Contains(head[0]) || !(isSocket ? TrySocket(value, head[0], head[1], out address) : TryHttpUri(head[1], out address)))
         {
             throw new FormatException(
-                $"--target '{value}' must look like soap=http://host:port, grpc=http://host:port or grpc=unix:///path/to.sock, then optionally ,metrics=http://host:port and ,mode=name; stacks: {string.Join(", ", Stacks.All)}.");
+                $"--target '{value}' must look like soap=http://host:port, grpc=http://host:port or grpc=unix:///path/to.sock, then optionally ,key=value with the keys {Keys}; stacks: {string.Join(", ", Stacks.All)}.");
         }
 
         Uri? metrics = null;
         var mode = modeLabel;
+        RuntimeEndpoint? runtime = null;
         foreach (var part in parts.Skip(1))
         {
             var pair = part.Split('=', 2);
@@ -47,12 +56,14 @@ internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : IT
             {
                 "metrics" => TryHttpUri(pair[1], out metrics),
                 "mode" => IsLabel(mode = pair[1]),
+                "pid" or "diag" when runtime is not null => throw new FormatException($"--target '{value}': give one of pid= and diag=, once: both name the process to attach to."),
+                "pid" => TryProcessId(pair[1], out runtime),
+                "diag" => TryDiagnosticsSocket(value, pair[1], out runtime),
                 _ => false,
             };
             if (!ok)
             {
-                throw new FormatException(
-                    $"--target '{value}': after the address only metrics=http://host:port and mode=name (letters, digits, '-', '_', at most 40) are accepted; got '{part}'.");
+                throw new FormatException($"--target '{value}': after the address the keys are {Keys}; got '{part}'.");
             }
         }
 
@@ -64,7 +75,32 @@ internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : IT
 
         var guessed = metrics is null;
         metrics ??= head[0] == Stacks.Grpc ? new UriBuilder(address) { Port = address.Port + 1 }.Uri : address;
-        return new ServiceTarget(head[0], mode, address, metrics) { MetricsGuessed = guessed };
+        return new ServiceTarget(head[0], mode, address, metrics) { MetricsGuessed = guessed, Runtime = runtime };
+    }
+
+    private static bool TryProcessId(string text, out RuntimeEndpoint? runtime)
+    {
+        runtime = int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var pid) && pid > 0 ? RuntimeEndpoint.ForProcess(pid) : null;
+        return runtime is not null;
+    }
+
+    /// <summary>An absolute path to a socket that exists: a runtime's <c>dotnet-diagnostic-PID-…-socket</c>.</summary>
+    private static bool TryDiagnosticsSocket(string value, string path, out RuntimeEndpoint? runtime)
+    {
+        runtime = null;
+        if (!Path.IsPathFullyQualified(path))
+        {
+            return false;
+        }
+
+        if (!File.Exists(path))
+        {
+            throw new FormatException(
+                $"--target '{value}': no socket at '{path}'; a .NET process publishes $TMPDIR/dotnet-diagnostic-PID-…-socket (ls /tmp/dotnet-diagnostic-*); for a container, share its /tmp, or set its TMPDIR to a shared volume.");
+        }
+
+        runtime = RuntimeEndpoint.ForSocket(path);
+        return true;
     }
 
     // A mode becomes part of series ids and file names (docs/raw-format.md).

@@ -1,4 +1,5 @@
 using Harness.Agreements;
+using Harness.LoadTests.Diagnostics;
 using Harness.LoadTests.Hosting;
 using Harness.LoadTests.Recording;
 
@@ -42,7 +43,12 @@ internal sealed class LocalTargets(IReadOnlyList<string> stacks, Action<string> 
                 [SchedulingModes.ModeArgument(mode), $"--ThirdParty:BaseAddress={_stub.Address}"],
                 cancellationToken,
                 affinity: affinity);
-            var target = new ServiceTarget(stack, mode, service.Address, service.MetricsAddress);
+            // Its runtime is attached to by default (--runtime-events off: not): our services' /metrics gives the
+            // ThreadPool's level, the runtime's events add why it moved.
+            var target = new ServiceTarget(stack, mode, service.Address, service.MetricsAddress)
+            {
+                Runtime = service.ServicePid is { } pid ? RuntimeEndpoint.ForProcess(pid) : null,
+            };
             started.Add((target, service));
             targets.Add(target);
         }

@@ -1,3 +1,5 @@
+using Harness.LoadTests.Diagnostics;
+
 namespace Harness.LoadTests.Targets;
 
 /// <summary>A running service the runner sends load to.</summary>
@@ -21,6 +23,12 @@ internal sealed record ServiceTarget(string Stack, string Mode, Uri? Address, Ur
     /// <c>metrics=</c>), which another service need not follow.
     /// </summary>
     public bool MetricsGuessed { get; init; }
+
+    /// <summary>
+    /// Where its .NET runtime takes an EventPipe session (<c>pid=</c>, <c>diag=</c>; the runner's own services by
+    /// default), for the ThreadPool's figures second by second; null: none is attached to.
+    /// </summary>
+    public RuntimeEndpoint? Runtime { get; init; }
 }
 
 internal static class Stacks
