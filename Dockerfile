@@ -27,8 +27,6 @@ WORKDIR /src
 # Every project an image can need is listed; a project missing here fails the restore with its path.
 COPY Directory.Build.props Directory.Build.targets Directory.Packages.props .editorconfig ./
 COPY services/Harness.Metrics/Harness.Metrics.csproj services/Harness.Metrics/
-COPY services/Harness.Text/Harness.Text.csproj services/Harness.Text/
-COPY services/Harness.Agreements/Harness.Agreements.csproj services/Harness.Agreements/
 COPY services/Harness.Scheduling/Harness.Scheduling.csproj services/Harness.Scheduling/
 COPY services/Harness.Workloads/Harness.Workloads.csproj services/Harness.Workloads/
 COPY services/Harness.ServiceDefaults/Harness.ServiceDefaults.csproj services/Harness.ServiceDefaults/

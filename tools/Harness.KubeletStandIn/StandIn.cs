@@ -2,6 +2,7 @@ using Docker.DotNet;
 using Harness.KubeletStandIn.Cli;
 using Harness.KubeletStandIn.Controllers;
 using Harness.KubeletStandIn.Manifests;
+using Harness.KubeletStandIn.Pods;
 using Harness.KubeletStandIn.Runtime;
 
 namespace Harness.KubeletStandIn;

@@ -8,10 +8,10 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <c>fault-start</c> → <c>fault-end</c>). Times are seconds since the series started.
 /// </summary>
 /// <param name="To">When the closing event came; null when none did before the series' events ended.</param>
-public sealed record EventWindow(string Kind, double From, double? To, string Message);
+internal sealed record EventWindow(string Kind, double From, double? To, string Message);
 
 /// <summary>Pairs a series' events into <see cref="EventWindow"/>s (the report shades the same windows on its charts).</summary>
-public static class EventWindows
+internal static class EventWindows
 {
     public static bool Opens(string kind)
     {

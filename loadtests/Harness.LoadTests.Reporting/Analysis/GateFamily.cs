@@ -1,7 +1,7 @@
 namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>What the regression gate concludes.</summary>
-public enum GateOutcome
+internal enum GateOutcome
 {
     /// <summary>Every judged figure's worst bound lies below the limit: no figure got worse by more than it.</summary>
     Pass,
@@ -16,7 +16,7 @@ public enum GateOutcome
 /// <summary>One gated figure's judgement: its worst and best bounds (ratios) at the levels the gate used.</summary>
 /// <param name="Fails">Worse by more than the limit, found by Holm's procedure.</param>
 /// <param name="Clears">Its worst bound (at 1 − α ÷ m, one-sided) is below the limit.</param>
-public sealed record GateVerdict(double BestBound, double WorstBound, bool Fails, bool Clears);
+internal sealed record GateVerdict(double BestBound, double WorstBound, bool Fails, bool Clears);
 
 /// <summary>
 /// The regression gate's rule, with three outcomes. Each gated figure is a one-sided test of "not worse than the
@@ -25,7 +25,7 @@ public sealed record GateVerdict(double BestBound, double WorstBound, bool Fails
 /// one-sided at 1 − α ÷ m (Bonferroni), lies below the limit (so a regression larger than the limit passes at most
 /// 5 % of the time); anything else is <b>inconclusive</b>: the runs could not tell.
 /// </summary>
-public static class GateFamily
+internal static class GateFamily
 {
     public static (GateOutcome Outcome, IReadOnlyList<GateVerdict> Verdicts) Judge(IReadOnlyList<FamilyMember> members, double limit, double alpha = VerdictFamily.Alpha)
     {

@@ -8,10 +8,10 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="Seconds">Recorded seconds at this load.</param>
 /// <param name="MeanMs">Mean latency of its successful requests, from their merged histogram; null when none succeeded.</param>
 /// <param name="SuccessesPerSecond">Its successful requests ÷ its seconds.</param>
-public sealed record LoadLevel(int Load, int FromSecond, int Seconds, double? MeanMs, double SuccessesPerSecond);
+internal sealed record LoadLevel(int Load, int FromSecond, int Seconds, double? MeanMs, double SuccessesPerSecond);
 
 /// <summary>Why a level left the ideal.</summary>
-public enum KneeReason
+internal enum KneeReason
 {
     /// <summary>Its mean latency was above the ideal latency by more than the margin.</summary>
     Latency,
@@ -34,7 +34,7 @@ public enum KneeReason
 /// <param name="Reason">What the knee's level broke first (latency when both).</param>
 /// <param name="Unjudged">Levels not judged at all: nothing completed in them and they were too short for an ideal call to.</param>
 /// <param name="LatencyOnly">Levels judged on latency but not on throughput: too short to hold <see cref="Knee.ThroughputCalls"/> ideal calls.</param>
-public sealed record KneeResult(
+internal sealed record KneeResult(
     bool IsRamp, IReadOnlyList<LoadLevel> Levels, double? IdealMs, bool IdealIsMeasured, LoadLevel? At, KneeReason? Reason,
     int Unjudged = 0, int LatencyOnly = 0)
 {
@@ -48,7 +48,7 @@ public sealed record KneeResult(
 }
 
 /// <summary>Finds the knee of a ramping series (<see cref="KneeResult"/>).</summary>
-public static class Knee
+internal static class Knee
 {
     /// <summary>How far above the ideal latency (or below the ideal throughput) a level must be: 20 %.</summary>
     public const double DefaultMargin = 0.2;

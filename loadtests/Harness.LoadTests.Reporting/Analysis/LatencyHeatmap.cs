@@ -10,7 +10,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="FirstBin">k of the lowest edge, 2^(k/4) µs.</param>
 /// <param name="Bins">Bins in the latency range; edge i is 2^((FirstBin + i)/4) µs.</param>
 /// <param name="Cells">Per series (in the order given), its non-empty cells as (column, bin, count).</param>
-public sealed record LatencyHeatmap(int FirstBin, int Bins, int SecondsPerColumn, IReadOnlyList<IReadOnlyList<(int Column, int Bin, long Count)>> Cells)
+internal sealed record LatencyHeatmap(int FirstBin, int Bins, int SecondsPerColumn, IReadOnlyList<IReadOnlyList<(int Column, int Bin, long Count)>> Cells)
 {
     public const int BinsPerDoubling = 4;
     public const int MaxColumns = 600;

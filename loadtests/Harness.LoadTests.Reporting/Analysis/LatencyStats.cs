@@ -5,7 +5,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <summary>Latency figures in milliseconds, read from one histogram (percentiles are never averaged).</summary>
 /// <param name="P999Ms">p99.9: one request in a thousand was slower.</param>
 /// <param name="P9999Ms">p99.99: one request in ten thousand was slower.</param>
-public sealed record LatencyStats(long Count, double MeanMs, double P50Ms, double P90Ms, double P99Ms, double P999Ms, double P9999Ms, double MaxMs)
+internal sealed record LatencyStats(long Count, double MeanMs, double P50Ms, double P90Ms, double P99Ms, double P999Ms, double P9999Ms, double MaxMs)
 {
     public static readonly LatencyStats Empty = new(0, 0, 0, 0, 0, 0, 0, 0);
 

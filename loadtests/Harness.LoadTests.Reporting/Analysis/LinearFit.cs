@@ -2,7 +2,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>The least-squares line y = <see cref="Intercept"/> + <see cref="Slope"/> · x through a set of points.</summary>
 /// <param name="Points">How many points it was fitted to.</param>
-public sealed record LinearFit(double Slope, double Intercept, int Points)
+internal sealed record LinearFit(double Slope, double Intercept, int Points)
 {
     public double At(double x) => Intercept + (Slope * x);
 

@@ -6,7 +6,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="Baseline">Label of the baseline mode: <c>threadpool</c> when present, else the first mode run.</param>
 /// <param name="Rows">Every series of the group, one row each (a repeated mode has one row per repetition).</param>
 /// <param name="Modes">The group's modes: a repeated mode's repetitions together, any other series alone.</param>
-public sealed record ModeComparisonGroup(string Stack, string Operation, string Baseline, IReadOnlyList<ModeRow> Rows, IReadOnlyList<ModeSummary> Modes)
+internal sealed record ModeComparisonGroup(string Stack, string Operation, string Baseline, IReadOnlyList<ModeRow> Rows, IReadOnlyList<ModeSummary> Modes)
 {
     public string Title => $"{Stack} · {Operation}";
 
@@ -27,13 +27,13 @@ public sealed record ModeComparisonGroup(string Stack, string Operation, string 
 /// series id when two series share a mode without repetition numbers), and its ratios to the baseline mode.
 /// </summary>
 /// <param name="ModeLabel">The label of its <see cref="ModeSummary"/>: the mode, for every repetition of it.</param>
-public sealed record ModeRow(string Label, SeriesSummary Summary, ModeRatios Ratios, string ModeLabel);
+internal sealed record ModeRow(string Label, SeriesSummary Summary, ModeRatios Ratios, string ModeLabel);
 
 /// <summary>
 /// This series' figure ÷ the baseline mode's (its median when the baseline mode was repeated; the baseline's own
 /// ratios are 1). Null where either figure is missing, or the baseline is 0 and this series is not.
 /// </summary>
-public sealed record ModeRatios(
+internal sealed record ModeRatios(
     double? Mean,
     double? P50,
     double? P90,
@@ -68,7 +68,7 @@ public sealed record ModeRatios(
 }
 
 /// <summary>Groups a run's series by (stack, operation) and compares the modes in each.</summary>
-public static class ModeComparison
+internal static class ModeComparison
 {
     public const string PreferredBaseline = "threadpool";
 
@@ -182,7 +182,7 @@ public static class ModeComparison
 }
 
 /// <summary>Ratios and percentage changes with the zero cases made explicit.</summary>
-public static class Ratio
+internal static class Ratio
 {
     /// <summary><paramref name="value"/> ÷ <paramref name="baseline"/>; 1 when both are 0; null when only the baseline is 0 or either is missing.</summary>
     public static double? Of(double? value, double? baseline)

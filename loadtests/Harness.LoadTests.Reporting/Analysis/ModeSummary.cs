@@ -3,7 +3,7 @@ using Harness.LoadTests.Recording;
 namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>The figures modes are compared on.</summary>
-public enum ModeFigure
+internal enum ModeFigure
 {
     Mean,
     P50,
@@ -21,7 +21,7 @@ public enum ModeFigure
 }
 
 /// <summary>How each <see cref="ModeFigure"/> is read from a series, and which way is better.</summary>
-public static class ModeFigures
+internal static class ModeFigures
 {
     public static IReadOnlyList<ModeFigure> All { get; } = Enum.GetValues<ModeFigure>();
 
@@ -74,7 +74,7 @@ public static class ModeFigures
 /// One mode of a group: the repetitions of a repeated mode (<see cref="SeriesInfo.Repetition"/> &gt; 0), or a single
 /// series. Each figure is the median of its repetitions with its spread, and its ratio to the baseline mode's.
 /// </summary>
-public sealed class ModeSummary
+internal sealed class ModeSummary
 {
     private readonly Dictionary<ModeFigure, Spread?> _spreads;
     private readonly Dictionary<ModeFigure, IReadOnlyList<double>> _values;

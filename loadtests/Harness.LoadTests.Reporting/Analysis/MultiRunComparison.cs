@@ -7,7 +7,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// over the two runs' repetitions of this series (their noise pooled, nothing else's), judged as one family with
 /// every other judged figure of the comparison (docs/compare.md, "The verdict").
 /// </summary>
-public sealed record ComparedFigure(ModeFigure Figure, Spread? Baseline, Spread? Value, ModeRatio Ratio)
+internal sealed record ComparedFigure(ModeFigure Figure, Spread? Baseline, Spread? Value, ModeRatio Ratio)
 {
     /// <summary>(this run − A) ÷ A of the medians, in %; null when either was not measured or A is 0 and this is not.</summary>
     public double? DeltaPercent => Ratio.Median is { } r ? (r - 1) * 100 : null;
@@ -35,11 +35,11 @@ public sealed record ComparedFigure(ModeFigure Figure, Spread? Baseline, Spread?
 
 /// <summary>One gated figure of one run against run A, and what the gate made of it.</summary>
 /// <param name="Verdict">Null when the figure has no test (a single run on both sides, a figure of 0): not judged.</param>
-public sealed record GatedFigure(string SeriesKey, string RunId, ComparedFigure Figure, GateVerdict? Verdict);
+internal sealed record GatedFigure(string SeriesKey, string RunId, ComparedFigure Figure, GateVerdict? Verdict);
 
 /// <summary>The regression gate's answer over every gated figure (<see cref="GateFamily"/>).</summary>
 /// <param name="Limit">The gate's limit, as a fraction (0.05 for 5 %).</param>
-public sealed record GateResult(GateOutcome Outcome, double Limit, IReadOnlyList<GatedFigure> Figures)
+internal sealed record GateResult(GateOutcome Outcome, double Limit, IReadOnlyList<GatedFigure> Figures)
 {
     public IEnumerable<GatedFigure> Failed => Figures.Where(f => f.Verdict is { Fails: true });
 
@@ -61,17 +61,17 @@ public sealed record GateResult(GateOutcome Outcome, double Limit, IReadOnlyList
 /// </summary>
 /// <param name="ByRun">Per run (in the order given), its series of this key; empty when the run does not have it.</param>
 /// <param name="Against">Per run, its figures against run A's; null for run A itself and for runs without the series.</param>
-public sealed record ComparedSeries(string Key, string Stack, string Operation, string Mode, IReadOnlyList<IReadOnlyList<SeriesSummary>> ByRun, IReadOnlyList<IReadOnlyList<ComparedFigure>?> Against)
+internal sealed record ComparedSeries(string Key, string Stack, string Operation, string Mode, IReadOnlyList<IReadOnlyList<SeriesSummary>> ByRun, IReadOnlyList<IReadOnlyList<ComparedFigure>?> Against)
 {
     public bool InAllRuns => ByRun.All(r => r.Count > 0);
 }
 
 /// <summary>A compared series whose mean or p99 got worse than in run A by more than the gate allows, beyond its noise.</summary>
-public sealed record Regression(string SeriesKey, string RunId, ComparedFigure Figure);
+internal sealed record Regression(string SeriesKey, string RunId, ComparedFigure Figure);
 
 /// <summary>One compared series of a run judged against run A's (<see cref="ComparedSeries.Against"/>), for the console.</summary>
 /// <param name="SeriesIds">The run's series of this key (its repetitions).</param>
-public sealed record ModeJudgement(string Key, IReadOnlyList<string> SeriesIds, IReadOnlyList<ComparedFigure> Figures)
+internal sealed record ModeJudgement(string Key, IReadOnlyList<string> SeriesIds, IReadOnlyList<ComparedFigure> Figures)
 {
     /// <summary>The figure's judgement; null when it is not one of <see cref="MultiRunComparison.JudgedFigures"/>.</summary>
     public ComparedFigure? Of(ModeFigure figure) => Figures.FirstOrDefault(f => f.Figure == figure);
@@ -83,7 +83,7 @@ public sealed record ModeJudgement(string Key, IReadOnlyList<string> SeriesIds, 
 /// repeated it (<see cref="Series"/>: the report and the gate), and series by series (<see cref="Pairings"/>: the console).
 /// </summary>
 /// <param name="Pairings">Per run after A, in the order given: that run against A, series by series.</param>
-public sealed record MultiRunComparison(
+internal sealed record MultiRunComparison(
     IReadOnlyList<RunData> Runs, IReadOnlyList<ComparedSeries> Series, IReadOnlyList<IReadOnlyList<string>> Differences, IReadOnlyList<SeriesPairing> Pairings)
 {
     /// <summary>The figures compared, in table order.</summary>

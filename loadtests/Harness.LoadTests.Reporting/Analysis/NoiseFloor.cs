@@ -5,7 +5,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <summary>One figure of an A/A group: its value in each series, in run order, and how far they spread.</summary>
 /// <param name="Limit">The largest spread still called quiet, for the figures the verdict judges; else null.</param>
 /// <param name="IsCount">Whole numbers (errors), written without decimals.</param>
-public sealed record NoiseFigure(string Name, IReadOnlyList<double> Values, double? Limit, bool IsCount = false)
+internal sealed record NoiseFigure(string Name, IReadOnlyList<double> Values, double? Limit, bool IsCount = false)
 {
     /// <summary>Largest ÷ smallest − 1: how much the series differ with nothing changed. 0 when every value is 0; infinite when only some are.</summary>
     public double Spread
@@ -21,7 +21,7 @@ public sealed record NoiseFigure(string Name, IReadOnlyList<double> Values, doub
 }
 
 /// <summary>The series of one stack × operation × mode run several times in one run: what an A/A calibration compares.</summary>
-public sealed record NoiseGroup(string Stack, string Operation, string Mode, IReadOnlyList<string> SeriesIds, IReadOnlyList<NoiseFigure> Figures)
+internal sealed record NoiseGroup(string Stack, string Operation, string Mode, IReadOnlyList<string> SeriesIds, IReadOnlyList<NoiseFigure> Figures)
 {
     public bool IsQuiet => Figures.All(f => f.IsQuiet);
 }
@@ -31,7 +31,7 @@ public sealed record NoiseGroup(string Stack, string Operation, string Mode, IRe
 /// summaries (warm-up left out, successful requests' latency), judged against ±5 % on the mean and ±10 % on p99.
 /// A difference between two modes smaller than this is noise.
 /// </summary>
-public static class NoiseFloor
+internal static class NoiseFloor
 {
     public const double MeanLimit = 0.05;
     public const double P99Limit = 0.10;

@@ -3,7 +3,7 @@ using Harness.LoadTests.Recording;
 namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>One point of a percentile spectrum: the latency at or below which <see cref="Percentile"/> % of the values fall.</summary>
-public sealed record SpectrumPoint(double Percentile, double Ms);
+internal sealed record SpectrumPoint(double Percentile, double Ms);
 
 /// <summary>
 /// A histogram's percentile distribution, as HdrHistogram prints and plots it: percentiles stepped
@@ -13,7 +13,7 @@ public sealed record SpectrumPoint(double Percentile, double Ms);
 /// </summary>
 /// <param name="Count">Values in the histogram.</param>
 /// <param name="MaxMs">The exact maximum, which ends the curve at 1 ÷ (1 − p) = <paramref name="Count"/>.</param>
-public sealed record PercentileSpectrum(IReadOnlyList<SpectrumPoint> Points, double MaxMs, long Count)
+internal sealed record PercentileSpectrum(IReadOnlyList<SpectrumPoint> Points, double MaxMs, long Count)
 {
     /// <summary>HdrHistogram's <c>outputPercentileDistribution</c> default.</summary>
     public const int TicksPerHalfDistance = 5;

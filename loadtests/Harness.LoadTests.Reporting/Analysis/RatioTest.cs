@@ -4,10 +4,10 @@ using MathNet.Numerics.Distributions;
 namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>One measurement of a figure: the process that made it and its round (0 when the run had one round).</summary>
-public readonly record struct Observation(int Round, double Value);
+internal readonly record struct Observation(int Round, double Value);
 
 /// <summary>How a <see cref="RatioTest"/> measured the noise of its difference.</summary>
-public enum RatioMethod
+internal enum RatioMethod
 {
     /// <summary>
     /// Both arms ran once in each of the same rounds: the difference is taken round by round, so what a round shares
@@ -32,7 +32,7 @@ public enum RatioMethod
 /// <param name="StandardError">Its standard error; always positive (identical repetitions give no test).</param>
 /// <param name="Count">Repetitions of the compared arm.</param>
 /// <param name="BaselineCount">Repetitions of the baseline arm.</param>
-public sealed record RatioTest(double LogRatio, double StandardError, int DegreesOfFreedom, RatioMethod Method, int Count, int BaselineCount)
+internal sealed record RatioTest(double LogRatio, double StandardError, int DegreesOfFreedom, RatioMethod Method, int Count, int BaselineCount)
 {
     // How many points of the chi-square distribution average the power (a midpoint rule over its quantiles).
     private const int PowerQuadrature = 256;

@@ -8,7 +8,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="RecoveredAtSecond">The first second of the first stretch after the window that meets both conditions; null when none did.</param>
 /// <param name="SecondsToRecover">From the window's end to <paramref name="RecoveredAtSecond"/>; null when it did not recover.</param>
 /// <param name="Outcome">Why there is no time, when there is none, else "recovered".</param>
-public sealed record Recovery(
+internal sealed record Recovery(
     EventWindow Window,
     double? BaselineRequestsPerSecond,
     double? BaselineP99Ms,

@@ -13,7 +13,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// </summary>
 /// <param name="LogSd">Pooled standard deviation of ln(figure) between repetitions of one mode.</param>
 /// <param name="DegreesOfFreedom">Σ (repetitions − 1) over the modes pooled.</param>
-public sealed record RepetitionNoise(double LogSd, int DegreesOfFreedom)
+internal sealed record RepetitionNoise(double LogSd, int DegreesOfFreedom)
 {
     // Student's quantile is found by root-finding; a run asks for few distinct (df, level) pairs, many times.
     private static readonly ConcurrentDictionary<(int, double), double> _quantiles = new();
@@ -79,7 +79,7 @@ public sealed record RepetitionNoise(double LogSd, int DegreesOfFreedom)
 }
 
 /// <summary>A ratio of two modes' figures and its interval at <see cref="Confidence"/>.</summary>
-public sealed record RatioEstimate(double Ratio, double Low, double High, double Confidence)
+internal sealed record RatioEstimate(double Ratio, double Low, double High, double Confidence)
 {
     /// <summary>The interval does not hold 1: the two modes differ, at this confidence.</summary>
     public bool ExcludesOne => Low > 1 || High < 1;

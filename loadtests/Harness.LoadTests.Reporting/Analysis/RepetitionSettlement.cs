@@ -7,7 +7,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="Label">What is compared: <c>iocp ÷ threadpool</c>, or <c>threadpool (2nd) ÷ threadpool (1st)</c> in an A/A run.</param>
 /// <param name="Result">Where the looks left it; null when it could not be judged (a figure of 0, a side never measured).</param>
 /// <param name="Unjudgeable">No look could make an interval (a figure of 0, or identical in every repetition): more rounds would not settle it, so it does not hold the run.</param>
-public sealed record SettledComparison(string Title, string Label, ModeFigure Figure, SettledRatio? Result, bool Unjudgeable = false)
+internal sealed record SettledComparison(string Title, string Label, ModeFigure Figure, SettledRatio? Result, bool Unjudgeable = false)
 {
     public bool IsSettled => Result is { IsSettled: true };
 }
@@ -19,7 +19,7 @@ public sealed record SettledComparison(string Title, string Label, ModeFigure Fi
 /// listing against its first; each on <see cref="Figures"/>.
 /// </summary>
 /// <param name="Rounds">Rounds completed and looked at; the run stopped after them.</param>
-public sealed record RepetitionSettlement(SequentialRule Rule, int Rounds, IReadOnlyList<SettledComparison> Comparisons)
+internal sealed record RepetitionSettlement(SequentialRule Rule, int Rounds, IReadOnlyList<SettledComparison> Comparisons)
 {
     /// <summary>The figures a run is repeated until settled on.</summary>
     public static IReadOnlyList<ModeFigure> Figures { get; } = [ModeFigure.Mean, ModeFigure.P99, ModeFigure.RequestsPerSecond];

@@ -3,7 +3,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <summary>The family a report judged: how many comparisons carried a verdict, and by which rule.</summary>
 /// <param name="Members">Comparisons judged together (each mode against its baseline and each gRPC ÷ SOAP, on <see cref="ReportVerdicts.ModeFiguresJudged"/>).</param>
 /// <param name="Tolerance">The band: a difference within ±this counts as none.</param>
-public sealed record VerdictFamilySize(int Members, double Tolerance)
+internal sealed record VerdictFamilySize(int Members, double Tolerance)
 {
     /// <summary>The family-wise error: the chance that any "better" or "worse" of the report is false.</summary>
     public double Alpha => VerdictFamily.Alpha;
@@ -18,7 +18,7 @@ public sealed record VerdictFamilySize(int Members, double Tolerance)
 /// 95 % interval with no verdict. An A/A run therefore marks something "better" or "worse" in at most 5 % of runs,
 /// however many groups and modes it has (docs/report.md, "Verdicts").
 /// </summary>
-public static class ReportVerdicts
+internal static class ReportVerdicts
 {
     /// <summary>The figures that carry a verdict between modes.</summary>
     public static IReadOnlyList<ModeFigure> ModeFiguresJudged { get; } = [ModeFigure.Mean, ModeFigure.P99, ModeFigure.RequestsPerSecond];

@@ -16,7 +16,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="Warnings">What the raw files' reader tolerated (a cut-off last line, a stray series file).</param>
 /// <param name="NoiseFloor">The run's noise floor from its repetitions, and the differences beyond it.</param>
 /// <param name="Settlement">For a run repeated until settled (<c>--repeat auto</c>), its comparisons' verdicts; else null.</param>
-public sealed record RunAnalysis(
+internal sealed record RunAnalysis(
     RunData Run,
     IReadOnlyList<SeriesSummary> Summaries,
     IReadOnlyList<ModeComparisonGroup> Groups,

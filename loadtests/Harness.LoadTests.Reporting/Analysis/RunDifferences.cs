@@ -9,7 +9,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// How two runs differ in what they asked of the targets (profile, time scale, operation parameters, warm-up, raw
 /// format): a change between them may come from that rather than from the code, so <c>compare</c> says so first.
 /// </summary>
-public static class RunDifferences
+internal static class RunDifferences
 {
     /// <param name="a">Run A.</param>
     /// <param name="b">Run B.</param>

@@ -1,14 +1,14 @@
 namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>A mode's ratio to its group's baseline that its family judged better or worse: its interval lies wholly beyond ±5 %.</summary>
-public sealed record DifferenceBeyondNoise(ModeComparisonGroup Group, ModeSummary Mode, ModeFigure Figure, ModeRatio Ratio);
+internal sealed record DifferenceBeyondNoise(ModeComparisonGroup Group, ModeSummary Mode, ModeFigure Figure, ModeRatio Ratio);
 
 /// <summary>
 /// The run's own noise floor, measured by its repetitions: how far two processes of one mode were apart on the mean
 /// and the p99 (the noise pooled over every repeated mode of every group), and which differences between modes its
 /// intervals put beyond it. Null noise means no mode was repeated, so no difference could be told from noise.
 /// </summary>
-public sealed record RunNoiseFloor(RepetitionNoise? Mean, RepetitionNoise? P99, IReadOnlyList<DifferenceBeyondNoise> Beyond)
+internal sealed record RunNoiseFloor(RepetitionNoise? Mean, RepetitionNoise? P99, IReadOnlyList<DifferenceBeyondNoise> Beyond)
 {
     /// <summary>The figures a difference is listed on, as the glance shows them.</summary>
     public static IReadOnlyList<ModeFigure> Figures => ReportVerdicts.ModeFiguresJudged;

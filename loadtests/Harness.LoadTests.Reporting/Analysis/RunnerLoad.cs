@@ -19,7 +19,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// how many cores the machine had (nothing to judge "busy" against).
 /// </param>
 /// <param name="Seconds">Measured seconds with a runner sample.</param>
-public sealed record RunnerLoad(double? PeakWorkingSetMb, double? PeakGcHeapMb, double? PeakThreads, double? MeanCpuPercent, int SaturatedSeconds, int Seconds)
+internal sealed record RunnerLoad(double? PeakWorkingSetMb, double? PeakGcHeapMb, double? PeakThreads, double? MeanCpuPercent, int SaturatedSeconds, int Seconds)
 {
     /// <summary>The share of the machine's cores that counts as busy.</summary>
     public const double SaturatedShare = 0.9;

@@ -1,7 +1,7 @@
 namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>Where one comparison stands after a look at the repetitions so far.</summary>
-public enum Settlement
+internal enum Settlement
 {
     /// <summary>The interval holds 1 and reaches past ±5 %: more repetitions could still tell.</summary>
     Unsettled,
@@ -25,7 +25,7 @@ public enum Settlement
 /// </summary>
 /// <param name="MaxRounds">Rounds at most, even, from 2.</param>
 /// <param name="Confidence">The overall confidence of each comparison's verdict (0.95).</param>
-public sealed record SequentialRule(int MaxRounds, double Confidence = SequentialRule.DefaultConfidence)
+internal sealed record SequentialRule(int MaxRounds, double Confidence = SequentialRule.DefaultConfidence)
 {
     public const int DefaultMaxRounds = 8;
     public const double DefaultConfidence = 0.95;
@@ -85,7 +85,7 @@ public sealed record SequentialRule(int MaxRounds, double Confidence = Sequentia
 
 /// <summary>A comparison after a look: its ratio, the interval carried so far, and where that leaves it.</summary>
 /// <param name="Rounds">Rounds completed at the look that settled it, or at the last look while it is unsettled.</param>
-public sealed record SettledRatio(RatioEstimate Estimate, Settlement Settlement, int Rounds)
+internal sealed record SettledRatio(RatioEstimate Estimate, Settlement Settlement, int Rounds)
 {
     public bool IsSettled => Settlement != Settlement.Unsettled;
 }

@@ -5,7 +5,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <summary>One figure of a series in run A and run B.</summary>
 /// <param name="PercentChange">(B − A) ÷ A × 100; 0 when both are 0; null when A is 0 and B is not, or either is missing.</param>
 /// <param name="LowerIsBetter">True for latency, errors and context switches; false for throughput.</param>
-public sealed record MetricChange(string Metric, double? Before, double? After, double? PercentChange, bool LowerIsBetter)
+internal sealed record MetricChange(string Metric, double? Before, double? After, double? PercentChange, bool LowerIsBetter)
 {
     /// <summary>
     /// True when B is worse than A by more than <paramref name="tolerancePercent"/>: this series' own change, without
@@ -25,13 +25,13 @@ public sealed record MetricChange(string Metric, double? Before, double? After, 
 
 /// <summary>A series found in both runs.</summary>
 /// <param name="MatchedBy"><c>id</c>, or <c>stack+operation+mode</c> when the ids differ.</param>
-public sealed record SeriesComparison(string Name, string MatchedBy, SeriesSummary Before, SeriesSummary After, IReadOnlyList<MetricChange> Changes);
+internal sealed record SeriesComparison(string Name, string MatchedBy, SeriesSummary Before, SeriesSummary After, IReadOnlyList<MetricChange> Changes);
 
 /// <summary>
 /// Run B against run A series by series, each repetition on its own, as <c>harness compare</c> lists them on the console:
 /// one view of a <see cref="MultiRunComparison"/>, whose <see cref="MultiRunComparison.Pairings"/> hold one per run after A.
 /// </summary>
-public sealed record SeriesPairing(
+internal sealed record SeriesPairing(
     string RunA,
     string RunB,
     IReadOnlyList<SeriesComparison> Matched,

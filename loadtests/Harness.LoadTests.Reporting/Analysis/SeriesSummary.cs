@@ -8,7 +8,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// requests have their own count, rate and latency. Seconds of the warm-up (second &lt; <see cref="SeriesInfo.WarmUpSeconds"/>)
 /// are left out of every figure.
 /// </summary>
-public sealed record SeriesSummary
+internal sealed record SeriesSummary
 {
     private Lazy<SoakTrend> _soak = new(() => SoakTrend.Empty);
     private Lazy<KneeResult> _knee = new(() => KneeResult.None);

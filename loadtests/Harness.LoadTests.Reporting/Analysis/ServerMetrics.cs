@@ -8,7 +8,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// (e.g. <c>harness_operations_executing{operation=...}</c>). Negative values mean "unavailable" on /metrics
 /// (e.g. /proc missing) and are ignored.
 /// </summary>
-public static class ServerMetrics
+internal static class ServerMetrics
 {
     public const string OsThreads = MetricNames.ProcessThreads;
     public const string ThreadPoolThreads = MetricNames.ThreadPoolThreads;

@@ -7,7 +7,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <c>soak</c>, or to any run given a <c>soak.*</c> threshold: each criterion the thresholds do not name is judged by
 /// its default, on every series.
 /// </summary>
-public static class SoakDefaults
+internal static class SoakDefaults
 {
     public const string ProfileName = "soak";
 

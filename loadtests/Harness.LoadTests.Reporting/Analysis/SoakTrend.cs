@@ -7,10 +7,10 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="SuccessesPerSecond">Successful requests ÷ the window's active seconds; null when it had none.</param>
 /// <param name="WorkingSetMb">Mean working set of the target over the window's scrapes; null when never scraped.</param>
 /// <param name="Threads">Mean OS threads of the target over the window's scrapes; null when never scraped.</param>
-public sealed record SoakWindow(int From, int To, double? P99Ms, double? SuccessesPerSecond, double? WorkingSetMb, double? Threads);
+internal sealed record SoakWindow(int From, int To, double? P99Ms, double? SuccessesPerSecond, double? WorkingSetMb, double? Threads);
 
 /// <summary>A point of a soak chart: x in series seconds, y in the figure's unit.</summary>
-public sealed record SoakPoint(double X, double Y);
+internal sealed record SoakPoint(double X, double Y);
 
 /// <summary>
 /// Whether a series held steady over its length (docs/report.md, "Soak"): after the warm-up, its first and last
@@ -18,7 +18,7 @@ public sealed record SoakPoint(double X, double Y);
 /// whole span: p99 over consecutive windows of the same length and successful req/s; working set and OS threads over
 /// the span's second half only (<see cref="GrowthFrom"/>).
 /// </summary>
-public sealed record SoakTrend
+internal sealed record SoakTrend
 {
     public const double DefaultWindowFraction = 0.1;
 

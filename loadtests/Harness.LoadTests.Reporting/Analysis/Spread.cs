@@ -8,7 +8,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="Count">Repetitions that measured the figure.</param>
 /// <param name="Confidence">The interval's exact coverage (e.g. 0.9375 for 5 values), or null for a plain min–max range.</param>
 /// <param name="AaSpread">The run's own A/A spread: largest ÷ smallest − 1 (null when the smallest is 0).</param>
-public sealed record Spread(double Median, double Low, double High, int Count, double? Confidence, double? AaSpread)
+internal sealed record Spread(double Median, double Low, double High, int Count, double? Confidence, double? AaSpread)
 {
     /// <summary>From this many values on, the bounds are a confidence interval of the median rather than the range.</summary>
     public const int IntervalFrom = 5;
@@ -78,7 +78,7 @@ public sealed record Spread(double Median, double Low, double High, int Count, d
 }
 
 /// <summary>What a ratio between two arms (modes, stacks, runs) says, once its interval is known.</summary>
-public enum RatioVerdict
+internal enum RatioVerdict
 {
     /// <summary>The baseline itself.</summary>
     Base,
@@ -119,7 +119,7 @@ public enum RatioVerdict
 /// </summary>
 /// <param name="Median">The ratio: of the geometric means when there is a test, else of the medians.</param>
 /// <param name="HasSpread">True when the ratio has an interval; without one the bounds equal the ratio.</param>
-public sealed record ModeRatio(double? Median, double? Low, double? High, bool HasSpread, RatioVerdict Verdict)
+internal sealed record ModeRatio(double? Median, double? Low, double? High, bool HasSpread, RatioVerdict Verdict)
 {
     /// <summary>A difference within ±5 % counts as none: the band a verdict's interval is read against.</summary>
     public const double Tolerance = 0.05;

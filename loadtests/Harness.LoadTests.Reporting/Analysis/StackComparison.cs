@@ -4,7 +4,7 @@ using Harness.LoadTests.Reporting.Text;
 namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>The figures the two stacks are compared on.</summary>
-public enum StackFigure
+internal enum StackFigure
 {
     Mean,
     P99,
@@ -18,7 +18,7 @@ public enum StackFigure
 }
 
 /// <summary>How each <see cref="StackFigure"/> is read from a series, named, and which way is better.</summary>
-public static class StackFigures
+internal static class StackFigures
 {
     public static IReadOnlyList<StackFigure> All { get; } = Enum.GetValues<StackFigure>();
 
@@ -57,7 +57,7 @@ public static class StackFigures
 /// (<see cref="ReportVerdicts"/>); the other figures show their 95 % interval uncoloured.
 /// </summary>
 /// <param name="Test">The test behind the interval; null without one.</param>
-public sealed record StackRatio(double? Ratio, RatioEstimate? Estimate, RatioTest? Test, RatioVerdict Verdict)
+internal sealed record StackRatio(double? Ratio, RatioEstimate? Estimate, RatioTest? Test, RatioVerdict Verdict)
 {
     public const double Confidence = ModeRatio.Confidence;
 
@@ -99,7 +99,7 @@ public sealed record StackRatio(double? Ratio, RatioEstimate? Estimate, RatioTes
 /// One operation in one mode as both stacks ran it: their series (a repeated mode's repetitions) and
 /// <see cref="StackComparison.Compared"/> ÷ <see cref="StackComparison.Baseline"/> on every <see cref="StackFigure"/>.
 /// </summary>
-public sealed record StackPair(string Operation, string Mode, IReadOnlyList<SeriesSummary> Grpc, IReadOnlyList<SeriesSummary> Soap, IReadOnlyDictionary<StackFigure, StackRatio> Ratios)
+internal sealed record StackPair(string Operation, string Mode, IReadOnlyList<SeriesSummary> Grpc, IReadOnlyList<SeriesSummary> Soap, IReadOnlyDictionary<StackFigure, StackRatio> Ratios)
 {
     public string Title => $"{Operation} · {Mode}";
 
@@ -110,7 +110,7 @@ public sealed record StackPair(string Operation, string Mode, IReadOnlyList<Seri
 /// gRPC against SOAP: for each operation × mode that ran on both stacks, gRPC's figures ÷ SOAP's with the
 /// repetitions' pooled interval (docs/report.md, "gRPC against SOAP").
 /// </summary>
-public static class StackComparison
+internal static class StackComparison
 {
     public const string Baseline = "soap";
     public const string Compared = "grpc";

@@ -15,7 +15,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="LimitCores">The CPU limit in cores; null when the target reported none set, or did not report it.</param>
 /// <param name="LimitReported">Whether the target published <see cref="MetricNames.CpuLimitCores"/> at all, which tells
 /// "no limit" (<see cref="MetricNames.NoCpuLimit"/>) from "not known".</param>
-public sealed record TargetCpu(int? Processors, double? LimitCores, bool LimitReported)
+internal sealed record TargetCpu(int? Processors, double? LimitCores, bool LimitReported)
 {
     public static readonly TargetCpu Unknown = new(null, null, false);
 

@@ -3,7 +3,7 @@ using Harness.LoadTests.Reporting.Text;
 namespace Harness.LoadTests.Reporting.Analysis;
 
 // The knee of the threshold language: knee>=32 (docs/report.md, "Knee").
-public sealed partial record Threshold
+internal sealed partial record Threshold
 {
     public bool IsKnee => Metric == ThresholdMetric.Knee;
 

@@ -4,7 +4,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 
 // The soak criteria of the threshold language: soak.p99.drift, soak.rps.drift, soak.memory.growth,
 // soak.threads.growth and soak.errors (docs/report.md, "Soak").
-public sealed partial record Threshold
+internal sealed partial record Threshold
 {
     /// <summary>True for the <c>soak.*</c> metrics, which read the series' <see cref="SoakTrend"/>.</summary>
     public bool IsSoak => IsSoakMetric(Metric);

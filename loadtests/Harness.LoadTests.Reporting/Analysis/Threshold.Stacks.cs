@@ -2,7 +2,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 
 // The stack ratio of the threshold language: stack=grpc/stack=soap:p99<1.2x, one stack's figure ÷ the other's for
 // each operation × mode that ran on both (docs/report.md, "Thresholds").
-public sealed partial record Threshold
+internal sealed partial record Threshold
 {
     /// <summary>For a stack ratio, the stack divided by (<c>soap</c> in <c>stack=grpc/stack=soap</c>); else null.</summary>
     public string? AgainstStack { get; init; }

@@ -6,6 +6,7 @@ using Harness.LoadTests.Reporting.Text;
 namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>What a threshold measures.</summary>
+// Public, as the package's only types: the tests' theories take it as a parameter, and xUnit runs public methods.
 public enum ThresholdMetric
 {
     Mean,
@@ -49,6 +50,7 @@ public enum ThresholdMetric
     StarvationThreads,
 }
 
+// Public, as the package's only types: the tests' theories take it as a parameter, and xUnit runs public methods.
 public enum ThresholdOperator
 {
     LessThan,
@@ -71,7 +73,7 @@ public enum ThresholdOperator
 /// <param name="Percentile">For <see cref="ThresholdMetric.Percentile"/>: 0–100.</param>
 /// <param name="Intended">True for the <c>co-</c> metrics: the latency from the intended start, open-model series only.</param>
 /// <param name="Limit">In the metric's canonical unit: ms for latency, % for the error rate, a plain number otherwise.</param>
-public sealed partial record Threshold(
+internal sealed partial record Threshold(
     string Expression,
     string? SeriesId,
     IReadOnlyDictionary<string, string> Filters,

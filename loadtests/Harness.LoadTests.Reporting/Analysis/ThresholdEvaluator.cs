@@ -3,6 +3,7 @@ using Harness.LoadTests.Recording;
 namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>What a threshold said of a series.</summary>
+// Public, as the package's only types: the tests' theories take it as a parameter, and xUnit runs public methods.
 public enum Verdict
 {
     Passed,
@@ -24,7 +25,7 @@ public enum Verdict
 /// </param>
 /// <param name="Actual">The figure in the threshold's unit (a repeated mode's median); null when not measured or not judged.</param>
 /// <param name="Message">The figure and the limit in words; for <see cref="Verdict.NotJudged"/>, why not.</param>
-public sealed record ThresholdResult(Threshold Threshold, string? SeriesId, double? Actual, Verdict Verdict, string Message)
+internal sealed record ThresholdResult(Threshold Threshold, string? SeriesId, double? Actual, Verdict Verdict, string Message)
 {
     public bool Passed => Verdict == Verdict.Passed;
 
@@ -38,7 +39,7 @@ public sealed record ThresholdResult(Threshold Threshold, string? SeriesId, doub
 /// together on the median of their figures. A threshold whose scope matches nothing, or whose figure was not measured, fails;
 /// a soak criterion on a series too short for it is not judged.
 /// </summary>
-public static class ThresholdEvaluator
+internal static class ThresholdEvaluator
 {
     /// <summary>
     /// The thresholds, plus the soak defaults (<see cref="SoakDefaults"/>) when the run is a soak or a soak threshold

@@ -1,10 +1,10 @@
 namespace Harness.LoadTests.Reporting.Analysis;
 
 /// <summary>One comparison that carries a verdict: its test, and which way is better.</summary>
-public sealed record FamilyMember(RatioTest Test, bool LowerIsBetter);
+internal sealed record FamilyMember(RatioTest Test, bool LowerIsBetter);
 
 /// <summary>A member's verdict and the interval it was read from (at the member's Holm level).</summary>
-public sealed record FamilyVerdict(RatioEstimate Interval, RatioVerdict Verdict);
+internal sealed record FamilyVerdict(RatioEstimate Interval, RatioVerdict Verdict);
 
 /// <summary>
 /// Every verdict a report (or a gate) gives, judged as one family, so that reading them together is as safe as
@@ -15,7 +15,7 @@ public sealed record FamilyVerdict(RatioEstimate Interval, RatioVerdict Verdict)
 /// (<see cref="VerdictOf"/>), so the interval and the word never disagree. Holm holds whatever the comparisons'
 /// dependence (a mean and a p99 of one series are far from independent), and is never less powerful than Bonferroni.
 /// </summary>
-public static class VerdictFamily
+internal static class VerdictFamily
 {
     /// <summary>The chance that any verdict of the family is a false "better" or "worse": 5 %.</summary>
     public const double Alpha = 0.05;

@@ -10,7 +10,7 @@ namespace Harness.LoadTests.Reporting.Formats;
 /// The comparison report as one self-contained page, in the run report's style: the runs' charts overlaid per series,
 /// the figures' changes against run A with their spread, and the regression gate's verdict. Nothing is fetched.
 /// </summary>
-public static class ComparisonHtml
+internal static class ComparisonHtml
 {
     // The shared helpers, the spectrum (tail.js), and the comparison's own drawing.
     private static readonly Lazy<string> PageScript = new(() => HtmlPage.ChartScripts("base.js", "markers.js", "tail.js", "compare.js"));

@@ -6,7 +6,7 @@ using Harness.LoadTests.Reporting.Text;
 namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>The comparison report's tables in Markdown, and the cell texts the HTML page shares.</summary>
-public static class ComparisonMarkdown
+internal static class ComparisonMarkdown
 {
     /// <param name="comparison">The runs compared.</param>
     /// <param name="gatePercent">The <c>--fail-on-regression</c> limit in %, when given.</param>

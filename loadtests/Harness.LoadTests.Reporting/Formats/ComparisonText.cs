@@ -5,7 +5,7 @@ using Harness.LoadTests.Reporting.Text;
 namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary><c>harness compare</c> on the console: each run against run A, series by series (<see cref="SeriesPairing"/>).</summary>
-public static class ComparisonText
+internal static class ComparisonText
 {
     /// <summary>For the console: a one-line-per-series overview of changes, then every figure of each series.</summary>
     public static string ToText(SeriesPairing pairing)

@@ -6,13 +6,13 @@ using Harness.LoadTests.Reporting.Analysis;
 namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>The files of a comparison report, as written.</summary>
-public sealed record ComparisonFiles(string Html, string Markdown);
+internal sealed record ComparisonFiles(string Html, string Markdown);
 
 /// <summary>What <c>harness compare</c> did: its exit code, and either why it refused or what it wrote and found.</summary>
 /// <param name="Refusal">One line: why the runs cannot be judged against each other (the gate refuses); nothing was written.</param>
 /// <param name="GateLines">With a gate: its verdict, then one line per regression; else empty.</param>
 /// <param name="SeriesBySeries">For the console, per run after A: that run against A, series by series (<see cref="ComparisonText"/>); empty when refused.</param>
-public sealed record ComparisonOutcome(
+internal sealed record ComparisonOutcome(
     int ExitCode, string? Refusal, ComparisonFiles? Files, IReadOnlyList<Regression> Regressions, IReadOnlyList<string> GateLines, IReadOnlyList<string> SeriesBySeries)
 {
     /// <summary>For the console: each run's gRPC ÷ SOAP (<see cref="StackText"/>); null when no run has both stacks, or when refused.</summary>
@@ -20,7 +20,7 @@ public sealed record ComparisonOutcome(
 }
 
 /// <summary>What an inconclusive gate exits with (<c>--on-inconclusive</c>).</summary>
-public enum InconclusiveGate
+internal enum InconclusiveGate
 {
     /// <summary>Its own exit code, <see cref="ComparisonWriter.ExitInconclusive"/>.</summary>
     Own,
@@ -33,7 +33,7 @@ public enum InconclusiveGate
 }
 
 /// <summary>Writes the comparison report (docs/report.md, "Comparison report") and applies the regression gate.</summary>
-public static class ComparisonWriter
+internal static class ComparisonWriter
 {
     public const int ExitOk = 0;
 

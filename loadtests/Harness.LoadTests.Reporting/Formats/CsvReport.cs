@@ -11,7 +11,7 @@ namespace Harness.LoadTests.Reporting.Formats;
 /// NBomber's CSV report, with the target's counters beside the client's figures. Latency in ms, of the successful
 /// requests; the failed ones' in the failure_ columns.
 /// </summary>
-public static class CsvReport
+internal static class CsvReport
 {
     public const string Header =
         "second,users,requests,failures,rps,mean_ms,p50_ms,p90_ms,p99_ms,max_ms,intended_mean_ms,intended_p99_ms,"

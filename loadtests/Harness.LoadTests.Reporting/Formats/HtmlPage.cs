@@ -8,7 +8,7 @@ namespace Harness.LoadTests.Reporting.Formats;
 /// the head with the report's style sheet, then, at the end of the body, the page's data as inline JSON, Chart.js and
 /// the page's scripts, all inlined, so that no page needs the network. Each page writes its own body between the two.
 /// </summary>
-public static class HtmlPage
+internal static class HtmlPage
 {
     /// <summary>The chart library inlined into every page, as recorded in web/package.json.</summary>
     public const string ChartLibrary = "Chart.js 4.6.1 (MIT)";

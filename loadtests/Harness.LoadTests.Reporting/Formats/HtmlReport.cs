@@ -12,7 +12,7 @@ namespace Harness.LoadTests.Reporting.Formats;
 /// The comparison report as one self-contained HTML page: tables rendered here, charts drawn in the browser by the
 /// inlined Chart.js from the inline JSON (<see cref="ReportModel"/>). Nothing is fetched when the page opens.
 /// </summary>
-public static class HtmlReport
+internal static class HtmlReport
 {
     // web/charts/: the shared helpers first, main (which draws every group) last.
     private static readonly Lazy<string> PageScript = new(() => HtmlPage.ChartScripts("base.js", "markers.js", "classic.js", "client.js", "server.js", "soak.js", "tail.js", "main.js"));

@@ -7,7 +7,7 @@ using Harness.LoadTests.Reporting.Text;
 namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>The report's tables in Markdown (summary.md): the counterpart of NBomber's Markdown report.</summary>
-public static class MarkdownReport
+internal static class MarkdownReport
 {
     /// <param name="analysis">The run analysed; its reader's warnings are listed under the run's heading.</param>
     public static string Render(RunAnalysis analysis)

@@ -5,7 +5,7 @@ using Harness.LoadTests.Reporting.Analysis;
 namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary><c>harness calibrate</c>'s answer on the console: each A/A group's figures, their spread and the verdict.</summary>
-public static class NoiseFloorText
+internal static class NoiseFloorText
 {
     public static string ToText(IReadOnlyList<NoiseGroup> groups)
     {

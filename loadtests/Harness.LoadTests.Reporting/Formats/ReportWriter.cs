@@ -8,13 +8,13 @@ namespace Harness.LoadTests.Reporting.Formats;
 /// <param name="Html">index.html: the self-contained comparison report.</param>
 /// <param name="Markdown">summary.md: the tables.</param>
 /// <param name="Csv">csv/&lt;series id&gt;.csv, one per series, in the manifest's order.</param>
-public sealed record ReportFiles(string Html, string Markdown, IReadOnlyList<string> Csv)
+internal sealed record ReportFiles(string Html, string Markdown, IReadOnlyList<string> Csv)
 {
     public IEnumerable<string> All => [Html, Markdown, .. Csv];
 }
 
 /// <summary>Writes a run's report into its run directory.</summary>
-public static class ReportWriter
+internal static class ReportWriter
 {
     public const string HtmlFileName = "index.html";
     public const string MarkdownFileName = "summary.md";

@@ -4,7 +4,7 @@ using Harness.LoadTests.Reporting.Text;
 namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>How a run repeated until settled says where it stopped and what each comparison came to (<see cref="RepetitionSettlement"/>).</summary>
-public static class SettlementText
+internal static class SettlementText
 {
     /// <summary>One sentence: how many rounds were needed, and whether every comparison settled.</summary>
     public static string Headline(RepetitionSettlement settlement)

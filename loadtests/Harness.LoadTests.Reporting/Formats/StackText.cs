@@ -5,7 +5,7 @@ using Harness.LoadTests.Reporting.Analysis;
 namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>gRPC against SOAP as text: the table of summary.md and of the console (<see cref="StackComparison"/>).</summary>
-public static class StackText
+internal static class StackText
 {
     public const string Title = "gRPC ÷ SOAP";
 

@@ -4,7 +4,7 @@ using Harness.LoadTests.Reporting.Text;
 namespace Harness.LoadTests.Reporting.Formats;
 
 /// <summary>Threshold verdicts as every format writes them: the words, the HTML class, the console and Markdown tables.</summary>
-public static class ThresholdText
+internal static class ThresholdText
 {
     extension(ThresholdResult r)
     {

@@ -1,8 +1,9 @@
 using Docker.DotNet;
 using Harness.KubeletStandIn.Cli;
 using Harness.KubeletStandIn.Pods;
+using Harness.KubeletStandIn.Runtime;
 
-namespace Harness.KubeletStandIn.Runtime;
+namespace Harness.KubeletStandIn.Controllers;
 
 /// <summary>
 /// What a run leaves in <c>--output DIR</c>, as k8s-run.sh leaves its report folder: the volumes' contents (one

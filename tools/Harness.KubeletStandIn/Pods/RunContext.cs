@@ -1,7 +1,8 @@
 using Harness.KubeletStandIn.Manifests;
 using Harness.KubeletStandIn.Probes;
+using Harness.KubeletStandIn.Runtime;
 
-namespace Harness.KubeletStandIn.Runtime;
+namespace Harness.KubeletStandIn.Pods;
 
 /// <summary>What every pod of a run shares: the engine, the parsed manifests, one network per namespace, one volume per PersistentVolumeClaim, the temporary folder, the console.</summary>
 internal sealed class RunContext(DockerRuntime docker, ManifestSet manifests, RunLog log, string temporaryDirectory)

@@ -6,8 +6,10 @@ namespace Harness.Text;
 /// Cuts a value the client sent before a service repeats it in a status message, a fault or a log line. A status
 /// message travels in a response header (gRPC's <c>grpc-message</c> trailer): a 66,000-character argument echoed whole
 /// passed HTTP/2's usual 64 KiB header limit, and the client lost the connection, not only the call.
+/// A source file linked into each project that repeats a client's text (grpc-dotnet's src/Shared model), internal
+/// in each, rather than a package of its own for thirty lines.
 /// </summary>
-public static class Echo
+internal static class Echo
 {
     /// <summary>The most characters of a client's value that are repeated; a name, a number or an address fits.</summary>
     public const int MaxChars = 256;

@@ -1,7 +1,8 @@
+using Harness.KubeletStandIn.Manifests;
 using Harness.KubeletStandIn.Pods;
 using Harness.KubeletStandIn.Probes;
 
-namespace Harness.KubeletStandIn.Manifests;
+namespace Harness.KubeletStandIn;
 
 /// <summary>
 /// Everything checked before anything runs: what the API server would refuse and the stand-in relies on (a Job's
