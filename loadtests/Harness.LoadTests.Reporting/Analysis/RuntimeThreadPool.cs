@@ -16,7 +16,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// one queue-length sample was above zero. The runtime reports no wait per work item, so a queue that filled and
 /// drained between two samples is missed, and one that held a single item at the sampling instant counts as a second.
 /// </remarks>
-public sealed record RuntimeThreadPool
+internal sealed record RuntimeThreadPool
 {
     /// <summary>The reasons whose thread adjustments mean work waited for a thread (<see cref="MetricNames.AdjustmentReasons"/>).</summary>
     public static readonly IReadOnlyList<string> StarvationReasons = ["starvation", "cooperative_blocking"];

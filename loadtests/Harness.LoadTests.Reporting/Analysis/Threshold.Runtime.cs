@@ -2,7 +2,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 
 // The target's .NET runtime in the threshold language: starvation-threads=0, starvation-threads<5 (docs/runtime.md,
 // "The starvation verdict").
-public sealed partial record Threshold
+internal sealed partial record Threshold
 {
     /// <summary>The metric's name: threads the runtime injected for ThreadPool starvation over the measured seconds.</summary>
     public const string StarvationThreadsName = "starvation-threads";

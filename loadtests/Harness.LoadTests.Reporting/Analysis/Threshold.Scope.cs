@@ -3,7 +3,7 @@ using Harness.LoadTests.Recording;
 namespace Harness.LoadTests.Reporting.Analysis;
 
 // The scope of the threshold language: which series a threshold judges (a series id, or key=value pairs).
-public sealed partial record Threshold
+internal sealed partial record Threshold
 {
     private static readonly string[] ScopeKeys = ["stack", "operation", "mode", "model", "id"];
 

@@ -11,7 +11,7 @@ namespace Harness.LoadTests.Reporting.Formats;
 /// per series on the console, at the top of summary.md and in the page's glance, and each group's table. Nothing is
 /// written for series without runtime figures.
 /// </summary>
-public static class RuntimeSection
+internal static class RuntimeSection
 {
     /// <summary>What the verdict's queue part is, said wherever it is shown: it is inferred, not reported.</summary>
     public const string InferredNote =
