@@ -39,7 +39,7 @@ public sealed class CallOptionsTests
         var (exitCode, output) = await HarnessRun.InvokeAsync("run", "--target", Grpc, "--call", "a.B/C", "--data", """{"id":{{sequence}}}""");
 
         Assert.Equal(2, exitCode);
-        Assert.Contains("--data: '{{sequence}}' at character 7 is not a placeholder; valid placeholders are {{seq}}, {{user}}, {{rand MIN MAX}}, {{uuid}}.", output, StringComparison.Ordinal);
+        Assert.Contains("--data: '{{sequence}}' at character 7 is not a placeholder; valid placeholders are {{seq}}, {{user}}, {{rand MIN MAX}}, {{uuid}}, {{feed.COLUMN}} (with --data-feed).", output, StringComparison.Ordinal);
     }
 
     [Fact]
