@@ -7,6 +7,9 @@ namespace Harness.LoadTests.Clients.Tests;
 /// <summary><c>--data-feed</c>: its files read (CSV as RFC 4180 quotes it, JSON lines), its bounds, and the rows a template's <c>{{feed.COLUMN}}</c> takes.</summary>
 public sealed class DataFeedTests : IDisposable
 {
+    private const string FedTemplate = """{"id":{{feed.id}},"name":"{{feed.name}}","n":{{seq}}}""";
+    private const string WrittenTemplate = """{"id":12345,"name":"a \"b\"","n":{{seq}}}""";
+
     private readonly string _folder = Directory.CreateTempSubdirectory("data-feed-").FullName;
 
     public void Dispose() => Directory.Delete(_folder, recursive: true);
@@ -80,6 +83,21 @@ public sealed class DataFeedTests : IDisposable
         Assert.NotEqual(once, other);
         Assert.Equal(10, once.Distinct().Count());
         Assert.NotEqual([.. Enumerable.Range(0, 1000).Select(i => (i % 10).ToString(System.Globalization.CultureInfo.InvariantCulture))], once);
+    }
+
+    [Fact]
+    public void Rendering_WithAFeed_AllocatesNoMoreThanTheSameTextWrittenInTheTemplate()
+    {
+        // The values were read and escaped once: a call's rendering only appends them, as it appends literal text.
+        // The written template is padded with JSON whitespace to the fed one's length: the builder is sized from it.
+        var fed = CallTemplate.Parse(FedTemplate, "--data", Load("f.csv", "id,name\n12345,\"a \"\"b\"\"\"\n"));
+        var written = CallTemplate.Parse(WrittenTemplate.PadRight(FedTemplate.Length), "--data");
+        Assert.Equal(written.Render(7, 1, Random.Shared).TrimEnd(), fed.Render(7, 1, Random.Shared));
+
+        var fedBytes = AllocatedPerRender(fed);
+        var writtenBytes = AllocatedPerRender(written);
+
+        Assert.True(fedBytes <= writtenBytes, $"{fedBytes} bytes a render with the feed, {writtenBytes} without");
     }
 
     [Fact]
@@ -158,6 +176,19 @@ public sealed class DataFeedTests : IDisposable
 
         Assert.Contains("'{{feed.id}}' at character 1 takes a column of --data-feed FILE, which is not given", noFeed.Message, StringComparison.Ordinal);
         Assert.Contains("has no {{feed.COLUMN}} placeholder to take --data-feed", unused.Message, StringComparison.Ordinal);
+    }
+
+    private static double AllocatedPerRender(CallTemplate template)
+    {
+        const int Renders = 2000;
+        template.Render(1, 1, Random.Shared);
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        for (var i = 0; i < Renders; i++)
+        {
+            template.Render(i, 1, Random.Shared);
+        }
+
+        return (GC.GetAllocatedBytesForCurrentThread() - before) / (double)Renders;
     }
 
     private DataFeed Load(string name, string content) => DataFeed.Load(Write(name, content), DataFeedOrder.Circular);
