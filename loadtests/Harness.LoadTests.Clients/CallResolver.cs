@@ -127,6 +127,11 @@ public static class CallResolver
             parameters[key] = value;
         }
 
+        if (request.Template.Feed is { } feed)
+        {
+            parameters["dataFeed"] = $"{feed.Source} ({feed.Count} rows, {feed.Order.ToString().ToLowerInvariant()})";
+        }
+
         if (request.Metadata.Count > 0)
         {
             parameters["metadata"] = string.Join("; ", request.Metadata.Select(m => $"{m.Key}={m.Value}"));

@@ -55,7 +55,7 @@ public sealed class CallTemplateTests
 
         Assert.StartsWith("--data: ", refusal.Message, StringComparison.Ordinal);
         Assert.Contains(expected, refusal.Message, StringComparison.Ordinal);
-        Assert.EndsWith("valid placeholders are {{seq}}, {{user}}, {{rand MIN MAX}}, {{uuid}}.", refusal.Message, StringComparison.Ordinal);
+        Assert.EndsWith("valid placeholders are {{seq}}, {{user}}, {{rand MIN MAX}}, {{uuid}}, {{feed.COLUMN}} (with --data-feed).", refusal.Message, StringComparison.Ordinal);
     }
 
     [Theory]

@@ -58,7 +58,32 @@ public sealed class ProtoJsonWriterTests
     }
 
     [Theory]
-    [InlineData("""{"aStrin":"x"}""", "writertest.AllTypes has no field 'aStrin'; its fields are aDouble, aFloat")]
+    [InlineData("""{"anInt32":5,"aString":"s","customLabel":"c"}""", """{"an_int32":5,"a_string":"s","custom_name":"c"}""")]
+    [InlineData("""{"inner":{"orderId":"7","label":"x"},"chosenInner":{"orderId":"8"}}""", """{"inner":{"order_id":7,"label":"x"},"chosen_inner":{"order_id":"8"}}""")]
+    [InlineData("""{"inners":[{"orderId":"1"},{"orderId":"2"}],"someBytes":"AQ=="}""", """{"inners":[{"order_id":"1"},{"order_id":"2"}],"some_bytes":"AQ=="}""")]
+    [InlineData("""{"byId":{"5":{"orderId":"9"}},"counts":{"a":1}}""", """{"by_id":{"5":{"order_id":"9"}},"counts":{"a":1}}""")]
+    [InlineData("""{"extra":{"@type":"type.googleapis.com/writertest.Inner","orderId":"3"}}""", """{"extra":{"@type":"type.googleapis.com/writertest.Inner","order_id":"3"}}""")]
+    public void SnakeCaseProtoNames_AndJsonNames_GiveTheSameBytes(string byJsonNames, string byProtoNames)
+    {
+        var method = FromBytes([.. AllTypes.Descriptor.File.Dependencies, AllTypes.Descriptor.File], "writertest.WriterTest/Echo");
+
+        var fromJsonNames = Writer(method).Encode(method.Input, byJsonNames);
+        var fromProtoNames = Writer(method).Encode(method.Input, byProtoNames);
+
+        Assert.Equal(Oracle.Parse<AllTypes>(byJsonNames).ToByteArray(), fromJsonNames);
+        Assert.NotEmpty(fromJsonNames);
+        Assert.Equal(fromJsonNames, fromProtoNames);
+    }
+
+    [Theory]
+    [InlineData("""{"aStrin":"x"}""", "writertest.AllTypes has no field 'aStrin'; its fields are aDouble (a_double), aFloat (a_float)")]
+    [InlineData("""{"aStrin":"x"}""", "colour, inner, numbers, words, inners, colours, counts, byId (by_id), ")]
+    [InlineData("""{"aStrin":"x"}""", "flags, customLabel (custom_name)")]
+    [InlineData("""{"inner":{"order":1}}""", "inner: writertest.Inner has no field 'order'; its fields are label, count, orderId (order_id)")]
+    [InlineData("""{"anInt32":1,"an_int32":2}""", "field 'anInt32' is given twice, as 'anInt32' and as 'an_int32' (its JSON name and its proto name): give one")]
+    [InlineData("""{"inners":[{"order_id":1,"orderId":2}]}""", "field 'inners[0].orderId' is given twice, as 'order_id' and as 'orderId'")]
+    [InlineData("""{"customLabel":"a","custom_name":"b"}""", "field 'customLabel' is given twice, as 'customLabel' and as 'custom_name'")]
+    [InlineData("""{"aBool":true,"aBool":false}""", "field 'aBool' is given twice (as 'aBool')")]
     [InlineData("""{"aBool":"yes"}""", "field 'aBool' takes a bool (true or false), not the string \"yes\"")]
     [InlineData("""{"anInt32":2147483648}""", "field 'anInt32' takes an int32 (-2147483648 to 2147483647), not the number 2147483648")]
     [InlineData("""{"anInt32":1.5}""", "field 'anInt32' takes an int32, not the number 1.5")]

@@ -60,7 +60,7 @@ internal sealed class ProtoJsonWriter(TypeRegistry registry)
             throw Refuse(path, $"is a {type.FullName} message: give a JSON object, not {Describe(json)}");
         }
 
-        var given = new List<(FieldDescriptor Field, JsonElement Value)>();
+        var given = new List<(FieldDescriptor Field, JsonElement Value, string Name)>();
         foreach (var property in json.EnumerateObject())
         {
             if (skipAnyType && property.Name == "@type")
@@ -70,10 +70,12 @@ internal sealed class ProtoJsonWriter(TypeRegistry registry)
 
             var field = FieldNamed(type, property.Name)
                 ?? throw new CallSetupException(
-                    $"{(path.Length == 0 ? "" : path + ": ")}{type.FullName} has no field '{property.Name}'; its fields are {string.Join(", ", type.Fields.InDeclarationOrder().Select(f => f.JsonName))}");
-            if (given.Any(g => g.Field == field))
+                    $"{(path.Length == 0 ? "" : path + ": ")}{type.FullName} has no field '{property.Name}'; its fields are {string.Join(", ", type.Fields.InDeclarationOrder().Select(BothNames))}");
+            if (given.FirstOrDefault(g => g.Field == field).Name is { } first)
             {
-                throw Refuse(Join(path, field.JsonName), "is given twice (by its JSON name and by its proto name)");
+                throw Refuse(Join(path, field.JsonName), first == property.Name
+                    ? $"is given twice (as '{first}')"
+                    : $"is given twice, as '{first}' and as '{property.Name}' (its JSON name and its proto name): give one");
             }
 
             if (property.Value.ValueKind != JsonValueKind.Null && field.ContainingOneof is { IsSynthetic: false } oneof
@@ -82,12 +84,12 @@ internal sealed class ProtoJsonWriter(TypeRegistry registry)
                 throw Refuse(path, $"'{other.JsonName}' and '{field.JsonName}' are both of the oneof '{oneof.Name}'; give one");
             }
 
-            given.Add((field, property.Value));
+            given.Add((field, property.Value, property.Name));
         }
 
         using var stream = new MemoryStream();
         var output = new CodedOutputStream(stream);
-        foreach (var (field, value) in given.OrderBy(g => g.Field.FieldNumber))
+        foreach (var (field, value, _) in given.OrderBy(g => g.Field.FieldNumber))
         {
             Field(output, field, value, Join(path, field.JsonName), depth);
         }
@@ -264,6 +266,9 @@ internal sealed class ProtoJsonWriter(TypeRegistry registry)
     /// <summary>The field a JSON property names: by its JSON name (lowerCamelCase) or by its name in the .proto.</summary>
     private static FieldDescriptor? FieldNamed(MessageDescriptor type, string name) =>
         type.Fields.InDeclarationOrder().FirstOrDefault(f => f.JsonName == name) ?? type.FindFieldByName(name);
+
+    /// <summary>A field as the refusals list it: <c>orderId (order_id)</c>, or one name where both are the same.</summary>
+    private static string BothNames(FieldDescriptor field) => field.JsonName == field.Name ? field.Name : $"{field.JsonName} ({field.Name})";
 
     private static string Join(string path, string name) => path.Length == 0 ? name : $"{path}.{name}";
 

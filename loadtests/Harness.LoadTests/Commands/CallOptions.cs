@@ -20,6 +20,10 @@ internal sealed class CallOptions
 
     public Option<string?> DataFile { get; } = new("--data-file") { Description = "--data from a file." };
 
+    public Option<string?> DataFeed { get; } = new("--data-feed") { Description = "Rows for --data's {{feed.COLUMN}} placeholders, one row per call: a .csv file with a header row, or .jsonl/.ndjson (one JSON object a line); at most 100 MB and 1,000,000 rows." };
+
+    public Option<string?> DataFeedOrder { get; } = new("--data-feed-order") { Description = "--data-feed's rows in turn, from the first again after the last (circular, default), or a uniform draw per call (random)." };
+
     public Option<string[]> Metadata { get; } = new("--metadata") { Description = "A header on every --call request, key=value (gRPC metadata; HTTP headers for SOAP). Repeatable." };
 
     public Option<string?> Proto { get; } = new("--proto") { Description = "gRPC --call: describe the service with this .proto file (compiled by the protoc beside the runner) instead of the server's reflection." };
@@ -40,7 +44,9 @@ internal sealed class CallOptions
 
     public Option<string> GrpcClient { get; } = new("--grpc-client") { Description = $"The client of the harness's own gRPC operations: {string.Join(", ", GrpcClients.All)}. lean (default): HTTP/2 frames written directly, many calls per socket send; grpcnet: Grpc.Net.Client over SocketsHttpHandler, as a .NET client calls. A grpc --call always uses Grpc.Net.Client.", DefaultValueFactory = _ => GrpcClients.Lean };
 
-    public IReadOnlyList<Option> All => [Call, Data, DataFile, Metadata, Proto, ImportPath, Protoset, Wsdl, Envelope, SoapAction, ShowReply, SoapClient, GrpcClient];
+    public IReadOnlyList<Option> All => [Call, Data, DataFile,
+        DataFeed, DataFeedOrder,
+        Metadata, Proto, ImportPath, Protoset, Wsdl, Envelope, SoapAction, ShowReply, SoapClient, GrpcClient];
 
     /// <param name="targets">The run's <c>--target</c>s, whose stack the call is of.</param>
     /// <param name="operationsGiven">True when <c>--operations</c> was given (typed or from <c>--config</c>).</param>
@@ -94,6 +100,8 @@ internal sealed class CallOptions
         Exclusive(given, Proto, Protoset);
         Exclusive(given, Envelope, Data);
         Exclusive(given, Envelope, DataFile);
+        Exclusive(given, Envelope, DataFeed);
+        var feed = BindFeed(parse, given);
         if (given.Contains(ImportPath.Name) && !given.Contains(Proto.Name))
         {
             throw new UsageException("--import-path goes with --proto: it says where the .proto file's imports are.");
@@ -106,7 +114,7 @@ internal sealed class CallOptions
         return new CallRequest(
             stack,
             call,
-            Guard(() => CallTemplate.Parse(text, what)),
+            Guard(() => CallTemplate.Parse(text, what, feed)),
             [.. (parse.GetValue(Metadata) ?? []).Select(ParseHeader)],
             parse.GetValue(Proto),
             parse.GetValue(ImportPath) ?? [],
@@ -140,6 +148,20 @@ internal sealed class CallOptions
         return GrpcClients.All.Contains(client)
             ? client
             : throw new UsageException($"--grpc-client '{client}': valid values are {string.Join(", ", GrpcClients.All)}.");
+    }
+
+    private Clients.DataFeed? BindFeed(ParseResult parse, List<string> given)
+    {
+        var order = parse.GetValue(DataFeedOrder) ?? "circular";
+        if (given.Contains(DataFeedOrder.Name) && !given.Contains(DataFeed.Name))
+        {
+            throw new UsageException("--data-feed-order goes with --data-feed: it says in which order the feed's rows are taken.");
+        }
+
+        return parse.GetValue(DataFeed) is not { } file ? null
+            : !Enum.TryParse<Clients.DataFeedOrder>(order, ignoreCase: true, out var parsed) || int.TryParse(order, out _)
+            ? throw new UsageException($"--data-feed-order '{order}': valid values are circular, random.")
+            : Guard(() => Clients.DataFeed.Load(file, parsed));
     }
 
     private static void Exclusive(List<string> given, Option one, Option other)

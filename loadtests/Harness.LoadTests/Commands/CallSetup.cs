@@ -21,6 +21,11 @@ internal static class CallSetup
         var plan = await CallResolver.ResolveAsync(
             request, target.ServiceAddress, measurement.CallTimeout, measurement.MaxMessageSize, message => console.MarkupLineInterpolated($"[grey]{message}[/]"), cancellationToken);
         console.MarkupLineInterpolated($"[grey]--call {plan.Description}; {(request.Template.IsConstant ? "one request, encoded once" : "a request rendered per call")}[/]");
+        if (request.Template.Feed is { } feed)
+        {
+            console.MarkupLineInterpolated($"[grey]--data-feed {feed.Source}: {feed.Count} rows of {string.Join(", ", feed.Columns)}, taken {feed.Order.ToString().ToLowerInvariant()}[/]");
+        }
+
         if (request.ShowReply)
         {
             await ShowReplyAsync(console, plan, target, cancellationToken);

@@ -21,6 +21,10 @@ public sealed class CallOptionsTests
     [InlineData("--metadata 'x-a': the value holds a line break", "--target", Soap, "--call", "Add", "--metadata", "x-a=1\r\nHost: elsewhere")]
     [InlineData("give --target options of one stack", "--target", Grpc, "--target", Soap, "--call", "a.B/C")]
     [InlineData("--data-file missing.json: cannot be read", "--target", Grpc, "--call", "a.B/C", "--data-file", "missing.json")]
+    [InlineData("--data-feed missing.csv: cannot be read", "--target", Grpc, "--call", "a.B/C", "--data-feed", "missing.csv")]
+    [InlineData("--data-feed-order goes with --data-feed", "--target", Grpc, "--call", "a.B/C", "--data-feed-order", "random")]
+    [InlineData("--data-feed-order 'shuffle': valid values are circular, random.", "--target", Grpc, "--call", "a.B/C", "--data-feed", "x.csv", "--data-feed-order", "shuffle")]
+    [InlineData("--envelope and --data-feed do not go together", "--target", Soap, "--call", "Add", "--envelope", "x.xml", "--data-feed", "x.csv")]
     [InlineData("--soap-client 'fast': valid values are lean, wcf.", "--target", Soap, "--soap-client", "fast")]
     [InlineData("--grpc-client 'fast': valid values are lean, grpcnet.", "--target", Grpc, "--grpc-client", "fast")]
     [InlineData("--soap-client wcf is for the harness's own operations", "--target", Soap, "--call", "Add", "--soap-client", "wcf")]
@@ -39,7 +43,7 @@ public sealed class CallOptionsTests
         var (exitCode, output) = await HarnessRun.InvokeAsync("run", "--target", Grpc, "--call", "a.B/C", "--data", """{"id":{{sequence}}}""");
 
         Assert.Equal(2, exitCode);
-        Assert.Contains("--data: '{{sequence}}' at character 7 is not a placeholder; valid placeholders are {{seq}}, {{user}}, {{rand MIN MAX}}, {{uuid}}.", output, StringComparison.Ordinal);
+        Assert.Contains("--data: '{{sequence}}' at character 7 is not a placeholder; valid placeholders are {{seq}}, {{user}}, {{rand MIN MAX}}, {{uuid}}, {{feed.COLUMN}} (with --data-feed).", output, StringComparison.Ordinal);
     }
 
     [Fact]

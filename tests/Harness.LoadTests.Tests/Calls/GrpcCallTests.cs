@@ -29,6 +29,25 @@ public sealed class GrpcCallTests(GreeterServers servers) : IClassFixture<Greete
     }
 
     [Fact]
+    public async Task DataFeed_EachCallTakesARow_EscapedInsideTheJsonString()
+    {
+        // Arrange: 10,000 rows whose names need CSV quoting (the comma, the quotes) and JSON escaping (a quote, a
+        // backslash); the server refuses any other name, so no failure means every name came from the feed, intact.
+        var feed = Path.Combine(HarnessRun.TempFolder(), "names.csv");
+        await File.WriteAllLinesAsync(feed, ["times,name", .. Enumerable.Range(1, 10_000).Select(i => $"{i % 5},\"feed-{i} \"\"q\"\", \\\"")]);
+        using var server = await NodeServer.StartAsync("grpc-server.js", GreeterServers.Proto, "--name-pattern", @"^feed-([1-9]\d{0,3}|10000) ""q"", \\$");
+
+        // Act
+        var run = await CallRuns.RunAsync(
+            ["--target", $"grpc=http://127.0.0.1:{server.Port}", "--call", SayHello, "--data", """{"name":"{{feed.name}}","times":{{feed.times}}}""",
+             "--data-feed", feed, .. CallRuns.Short]);
+
+        // Assert
+        CallRuns.AssertServedWithoutErrors(run, "grpc-say-hello-external");
+        Assert.Equal($"{feed} (10000 rows, circular)", run.Series!.Parameters["dataFeed"]);
+    }
+
+    [Fact]
     public async Task ByProto_LoadsAServerWithoutReflection()
     {
         var run = await CallRuns.RunAsync(

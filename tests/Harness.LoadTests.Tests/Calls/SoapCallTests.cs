@@ -36,6 +36,23 @@ public sealed class SoapCallTests(CalculatorServer server) : IClassFixture<Calcu
     }
 
     [Fact]
+    public async Task DataFeed_OfJsonLines_GivesEachCallItsRow()
+    {
+        // Arrange: divisors 1 to 50, drawn at random; the server answers a divisor of 0 (none here) with a fault.
+        var feed = Path.Combine(HarnessRun.TempFolder(), "divisors.jsonl");
+        await File.WriteAllLinesAsync(feed, Enumerable.Range(1, 50).Select(i => $$"""{"divisor":{{i}},"label":"n{{i}}"}"""));
+
+        // Act
+        var run = await CallRuns.RunAsync(
+            ["--target", $"soap={server.Endpoint}", "--call", "Divide", "--data", """{"dividend":{{seq}},"divisor":{{feed.divisor}}}""",
+             "--data-feed", feed, "--data-feed-order", "random", .. CallRuns.Short]);
+
+        // Assert
+        CallRuns.AssertServedWithoutErrors(run, "soap-divide-external");
+        Assert.Equal($"{feed} (50 rows, random)", run.Series!.Parameters["dataFeed"]);
+    }
+
+    [Fact]
     public async Task Envelope_IsSentAsATemplate()
     {
         var envelope = Path.Combine(HarnessRun.TempFolder(), "divide.xml");

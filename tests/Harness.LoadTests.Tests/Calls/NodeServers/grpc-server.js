@@ -1,13 +1,15 @@
 'use strict';
 // A gRPC server the harness did not write: @grpc/grpc-js serving helloworld.Greeter on 127.0.0.1 (a free port,
 // printed as "listening PORT"), with @grpc/reflection unless --no-reflection. --key K makes SayHello answer
-// UNAUTHENTICATED to a call without the header x-api-key: K.
-// Usage: node grpc-server.js PROTO [--no-reflection] [--key K]
+// UNAUTHENTICATED to a call without the header x-api-key: K; --name-pattern RE makes it answer INVALID_ARGUMENT to a
+// name that RE does not match (a test's proof that every name came from its data feed).
+// Usage: node grpc-server.js PROTO [--no-reflection] [--key K] [--name-pattern RE]
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
 const [protoFile, ...flags] = process.argv.slice(2);
 const key = flags.includes('--key') ? flags[flags.indexOf('--key') + 1] : null;
+const namePattern = flags.includes('--name-pattern') ? new RegExp(flags[flags.indexOf('--name-pattern') + 1]) : null;
 const definition = protoLoader.loadSync(protoFile, { keepCase: true, longs: String, enums: String, defaults: true });
 const greeter = grpc.loadPackageDefinition(definition).helloworld.Greeter;
 
@@ -20,6 +22,10 @@ server.addService(greeter.service, {
     }
     if (!call.request.name) {
       callback({ code: grpc.status.INVALID_ARGUMENT, details: 'name is empty' });
+      return;
+    }
+    if (namePattern !== null && !namePattern.test(call.request.name)) {
+      callback({ code: grpc.status.INVALID_ARGUMENT, details: `name ${JSON.stringify(call.request.name)} does not match ${namePattern}` });
       return;
     }
     callback(null, { message: `Hello ${call.request.name}` });
