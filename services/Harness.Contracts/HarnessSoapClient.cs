@@ -2,7 +2,6 @@ using System.ServiceModel;
 using System.ServiceModel.Channels;
 using System.ServiceModel.Description;
 using System.ServiceModel.Dispatcher;
-using Soap = Harness.Contracts.Soap;
 
 namespace Harness.Contracts;
 

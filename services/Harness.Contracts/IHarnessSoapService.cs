@@ -1,5 +1,4 @@
 using System.ServiceModel;
-using Soap = Harness.Contracts.Soap;
 
 namespace Harness.Contracts;
 

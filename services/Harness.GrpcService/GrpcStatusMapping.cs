@@ -1,6 +1,5 @@
 using Grpc.Core;
 using Harness.Agreements;
-using Harness.Workloads;
 
 namespace Harness.GrpcService;
 

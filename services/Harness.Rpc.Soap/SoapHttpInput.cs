@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Net;
-using System.Net.Http.Headers;
 using System.Text;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;

@@ -1,4 +1,3 @@
-using Harness.LoadTests.Clients;
 
 namespace Harness.LoadTests.Clients.Tests;
 

@@ -2,7 +2,6 @@ using System.Diagnostics;
 using System.Text;
 using Grpc.Core;
 using Harness.Contracts;
-using Harness.LoadTests.Clients;
 using Harness.LoadTests.Clients.Grpc;
 using Harness.LoadTests.Clients.Grpc.Http2;
 using Harness.LoadTests.Clients.Soap;

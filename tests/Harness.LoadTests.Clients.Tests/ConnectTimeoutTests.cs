@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
-using Harness.LoadTests.Clients;
 using Harness.LoadTests.Clients.Grpc.Http2;
 using Harness.LoadTests.Clients.Http1;
 using Harness.LoadTests.Clients.Tests.Http1;

@@ -2,7 +2,6 @@ using System.Globalization;
 using System.Text;
 using System.Text.RegularExpressions;
 using Harness.Contracts;
-using Harness.LoadTests.Clients.Grpc;
 using Harness.LoadTests.Clients.Soap;
 using Harness.LoadTests.Hosting;
 using Microsoft.AspNetCore.Builder;

@@ -1,5 +1,3 @@
-using Harness.Contracts.Grpc;
-using Harness.LoadTests.Clients;
 using Harness.LoadTests.Clients.Grpc;
 using Harness.LoadTests.Clients.Soap;
 

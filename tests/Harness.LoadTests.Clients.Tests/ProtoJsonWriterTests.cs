@@ -1,7 +1,6 @@
 using Google.Protobuf;
 using Google.Protobuf.Reflection;
 using Harness.Contracts.Grpc;
-using Harness.LoadTests.Clients;
 using Harness.LoadTests.Clients.Grpc;
 using Harness.LoadTests.Clients.Tests.WriterTest;
 

@@ -1,6 +1,5 @@
 using System.Text;
 using System.Xml.Linq;
-using Harness.LoadTests.Clients;
 using Harness.LoadTests.Clients.Soap;
 using Harness.ServiceDefaults;
 using Harness.SoapService;

@@ -1,6 +1,4 @@
 using Harness.LoadTests.Recording;
-using Harness.LoadTests.Reporting.Analysis;
-using Harness.LoadTests.Reporting.Formats;
 
 namespace Harness.LoadTests.Reporting.Tests;
 

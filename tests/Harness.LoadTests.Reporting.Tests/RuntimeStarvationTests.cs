@@ -1,5 +1,3 @@
-using Harness.LoadTests.Reporting.Analysis;
-using Harness.LoadTests.Reporting.Formats;
 
 namespace Harness.LoadTests.Reporting.Tests;
 

@@ -1,5 +1,4 @@
 using Harness.LoadTests.Commands;
-using Harness.LoadTests.Common;
 using Harness.LoadTests.Recording;
 using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Reporting.Formats;

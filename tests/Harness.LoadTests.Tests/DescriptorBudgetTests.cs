@@ -1,5 +1,4 @@
 using Harness.LoadTests.Commands;
-using Harness.LoadTests.Common;
 using Harness.LoadTests.Scenarios;
 
 namespace Harness.LoadTests.Tests;

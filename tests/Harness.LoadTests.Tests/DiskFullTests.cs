@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using Harness.LoadTests.Commands;
 using Harness.LoadTests.Common;
 using Harness.LoadTests.Recording;
 

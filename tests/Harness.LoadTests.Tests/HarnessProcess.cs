@@ -2,7 +2,6 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text;
 using Harness.LoadTests.Commands;
-using Harness.LoadTests.Common;
 
 namespace Harness.LoadTests.Tests;
 

@@ -1,5 +1,4 @@
 using Harness.LoadTests.Commands;
-using Harness.LoadTests.Common;
 using Spectre.Console;
 
 namespace Harness.LoadTests.Tests;

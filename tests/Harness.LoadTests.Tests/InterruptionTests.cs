@@ -1,5 +1,4 @@
 using System.Runtime.InteropServices;
-using Harness.LoadTests.Commands;
 using Harness.LoadTests.Common;
 using Harness.LoadTests.Running;
 

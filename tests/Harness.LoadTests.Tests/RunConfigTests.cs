@@ -1,6 +1,5 @@
 using System.CommandLine;
 using Harness.LoadTests.Commands;
-using Harness.LoadTests.Common;
 using Harness.LoadTests.Running;
 
 namespace Harness.LoadTests.Tests;

@@ -1,6 +1,5 @@
 using System.Collections;
 using Harness.LoadTests.Commands;
-using Harness.LoadTests.Common;
 using Harness.LoadTests.Hosting;
 
 namespace Harness.LoadTests.Tests;

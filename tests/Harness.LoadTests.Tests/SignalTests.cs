@@ -1,4 +1,3 @@
-using Harness.LoadTests.Commands;
 using Harness.LoadTests.Common;
 
 namespace Harness.LoadTests.Tests;

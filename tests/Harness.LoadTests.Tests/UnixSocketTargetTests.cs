@@ -1,6 +1,5 @@
 using Harness.GrpcService;
 using Harness.LoadTests.Tests.Calls;
-using Harness.ServiceDefaults;
 
 namespace Harness.LoadTests.Tests;
 

@@ -1,7 +1,6 @@
 using System.Net;
 using System.Runtime.Serialization;
 using System.ServiceModel.Description;
-using System.Xml;
 using System.Xml.Linq;
 using System.Xml.Schema;
 

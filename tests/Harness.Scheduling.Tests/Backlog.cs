@@ -1,4 +1,3 @@
-using Harness.Scheduling;
 
 namespace Harness.Scheduling.Tests;
 

@@ -1,6 +1,5 @@
 using Harness.Agreements;
 using Harness.Contracts.Grpc;
-using Harness.Workloads;
 
 namespace Harness.Services.Tests;
 

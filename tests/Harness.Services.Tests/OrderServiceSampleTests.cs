@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using Google.Protobuf;
-using Grpc.Core;
 using Grpc.Health.V1;
 using Grpc.Net.Client;
 using Harness.Metrics;

@@ -1,6 +1,5 @@
 using Harness.Metrics;
 using Harness.ServiceOperations;
-using Harness.ServiceDefaults;
 
 namespace Harness.Workloads.Tests;
 

@@ -151,7 +151,7 @@ internal sealed record SeriesSummary
     public double? IntendedPercentileMs(double percentile) => IntendedHistogram?.ValueAtPercentile(percentile) / 1000.0;
 
     /// <param name="series">The series.</param>
-    /// <param name="samples">Its timeline.</param>
+    /// <param name="timeline">Its timeline.</param>
     /// <param name="events">The run's events (run time), for the outage and fault windows; none when null.</param>
     /// <param name="latencyIncludesFailures">True for a format 2 run (<see cref="RunManifest.SeparatesFailures"/> false).</param>
     /// <param name="cores">The runner machine's cores, for <see cref="RunnerLoad.Saturated"/>; 0 when unknown.</param>

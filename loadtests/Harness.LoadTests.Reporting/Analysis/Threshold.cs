@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
-using Harness.LoadTests.Recording;
 using Harness.LoadTests.Reporting.Text;
 
 namespace Harness.LoadTests.Reporting.Analysis;

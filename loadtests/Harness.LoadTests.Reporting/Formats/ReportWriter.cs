@@ -1,5 +1,4 @@
 using System.Text;
-using Harness.LoadTests.Recording;
 using Harness.LoadTests.Reporting.Analysis;
 
 namespace Harness.LoadTests.Reporting.Formats;

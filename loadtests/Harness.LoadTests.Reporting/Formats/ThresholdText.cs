@@ -16,7 +16,7 @@ internal static class ThresholdText
             _ => "not judged",
         };
 
-        /// <summary>The CSS class of <see cref="Label"/> in the HTML report.</summary>
+        /// <summary>The CSS class of <c>Label</c> in the HTML report.</summary>
         public string CssClass => r.Verdict switch
         {
             Verdict.Passed => "pass",

@@ -1,6 +1,5 @@
 using System.CommandLine;
 using Harness.LoadTests.Recording;
-using Harness.LoadTests.Reporting.Analysis;
 using Harness.LoadTests.Reporting.Formats;
 using Spectre.Console;
 

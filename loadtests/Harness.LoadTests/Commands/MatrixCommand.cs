@@ -2,7 +2,6 @@ using System.CommandLine;
 using Harness.LoadTests.Common;
 using Harness.LoadTests.Containers;
 using Harness.LoadTests.Running;
-using Harness.LoadTests.Targets;
 using Spectre.Console;
 
 namespace Harness.LoadTests.Commands;

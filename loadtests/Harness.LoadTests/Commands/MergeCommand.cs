@@ -3,7 +3,6 @@ using Harness.LoadTests.Common;
 using Harness.LoadTests.Distributed;
 using Harness.LoadTests.Profiles;
 using Harness.LoadTests.Reporting.Analysis;
-using Harness.LoadTests.Running;
 using Spectre.Console;
 
 namespace Harness.LoadTests.Commands;

@@ -1,7 +1,6 @@
 using Docker.DotNet;
 using Docker.DotNet.Models;
 using Harness.LoadTests.Reporting.Analysis;
-using Harness.LoadTests.Reporting.Formats;
 using Harness.LoadTests.Targets;
 
 namespace Harness.LoadTests.Containers;

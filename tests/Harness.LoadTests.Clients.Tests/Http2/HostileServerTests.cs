@@ -3,7 +3,6 @@ using System.Net;
 using Google.Protobuf;
 using Grpc.Core;
 using Harness.Contracts.Grpc;
-using Harness.LoadTests.Clients;
 using Harness.LoadTests.Clients.Grpc;
 using Harness.LoadTests.Clients.Grpc.Http2;
 

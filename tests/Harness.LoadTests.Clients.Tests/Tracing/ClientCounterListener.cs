@@ -2,7 +2,6 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Diagnostics.Tracing;
 using System.Globalization;
-using Harness.LoadTests.Clients;
 
 namespace Harness.LoadTests.Clients.Tests.Tracing;
 

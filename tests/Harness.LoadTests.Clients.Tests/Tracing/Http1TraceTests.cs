@@ -1,4 +1,3 @@
-using Harness.LoadTests.Clients;
 using Harness.LoadTests.Clients.Http1;
 using Harness.LoadTests.Clients.Tests.Http1;
 using Microsoft.Extensions.Logging;

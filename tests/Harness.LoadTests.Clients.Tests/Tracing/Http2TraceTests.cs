@@ -2,7 +2,6 @@ using System.Diagnostics;
 using Google.Protobuf;
 using Grpc.Core;
 using Harness.Contracts.Grpc;
-using Harness.LoadTests.Clients;
 using Harness.LoadTests.Clients.Grpc.Http2;
 using Microsoft.Extensions.Logging;
 

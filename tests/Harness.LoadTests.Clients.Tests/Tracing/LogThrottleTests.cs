@@ -1,4 +1,3 @@
-using Harness.LoadTests.Clients;
 using Microsoft.Extensions.Logging;
 
 namespace Harness.LoadTests.Clients.Tests.Tracing;

@@ -1,5 +1,4 @@
 using Harness.LoadTests.Commands;
-using Harness.LoadTests.Common;
 using Harness.LoadTests.Containers;
 
 namespace Harness.LoadTests.Tests.Containers;

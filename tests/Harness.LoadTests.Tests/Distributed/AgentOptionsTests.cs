@@ -1,6 +1,5 @@
 using Harness.LoadTests.Commands;
 using Harness.LoadTests.Common;
-using Harness.LoadTests.Distributed;
 
 namespace Harness.LoadTests.Tests.Distributed;
 

@@ -1,6 +1,5 @@
 using System.Buffers.Binary;
 using System.Net.Sockets;
-using Grpc.Core;
 
 namespace Harness.LoadTests.Clients.Grpc.Http2;
 

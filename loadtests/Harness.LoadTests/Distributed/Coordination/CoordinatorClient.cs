@@ -1,7 +1,6 @@
 using System.Globalization;
 using System.Net;
 using System.Net.Http.Json;
-using Harness.LoadTests.Common;
 using Harness.LoadTests.Profiles;
 
 namespace Harness.LoadTests.Distributed.Coordination;
