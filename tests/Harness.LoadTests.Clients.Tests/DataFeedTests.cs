@@ -1,6 +1,5 @@
 using System.Collections.Concurrent;
 using System.Text.Json;
-using Harness.LoadTests.Clients;
 
 namespace Harness.LoadTests.Clients.Tests;
 

@@ -1,6 +1,5 @@
 using Harness.LoadTests.Clients;
 using Harness.LoadTests.Running;
-using Harness.Tests.Shared;
 
 namespace Harness.LoadTests.Tests;
 

@@ -1,5 +1,4 @@
 using Harness.KubeletStandIn.Pods;
-using Harness.KubeletStandIn.Runtime;
 
 namespace Harness.KubeletStandIn.Controllers;
 

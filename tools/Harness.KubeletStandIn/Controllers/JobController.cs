@@ -1,6 +1,5 @@
 using Harness.KubeletStandIn.Manifests;
 using Harness.KubeletStandIn.Pods;
-using Harness.KubeletStandIn.Runtime;
 using k8s.Models;
 
 namespace Harness.KubeletStandIn.Controllers;

@@ -1,7 +1,6 @@
 using Docker.DotNet;
 using Harness.KubeletStandIn.Cli;
 using Harness.KubeletStandIn.Pods;
-using Harness.KubeletStandIn.Runtime;
 
 namespace Harness.KubeletStandIn.Controllers;
 

@@ -4,7 +4,6 @@ using Docker.DotNet;
 using Docker.DotNet.Models;
 using Harness.KubeletStandIn.Manifests;
 using Harness.KubeletStandIn.Probes;
-using Harness.KubeletStandIn.Runtime;
 using k8s.Models;
 
 namespace Harness.KubeletStandIn.Pods;

@@ -2,7 +2,6 @@ using System.Globalization;
 using System.Text;
 using Docker.DotNet.Models;
 using Harness.KubeletStandIn.Manifests;
-using Harness.KubeletStandIn.Runtime;
 using k8s.Models;
 
 namespace Harness.KubeletStandIn.Pods;
