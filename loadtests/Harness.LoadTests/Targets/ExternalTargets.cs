@@ -24,6 +24,7 @@ internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : IT
     /// Kubernetes point <c>metrics=</c> at the services' <c>Listen__MetricsPort</c>. Without <c>mode=</c>, the target
     /// belongs to <paramref name="modeLabel"/>. A gRPC target may be a Unix domain socket, <c>grpc=unix:///path</c>
     /// (the services' <c>Listen__UnixSocket</c>), which has no port to guess the metrics' from, so it needs <c>metrics=</c>.
+    /// An <c>https://</c> address is reached over TLS (<c>--cacert</c>, <c>--cert</c>, <c>--key</c>, <c>--insecure</c>).
     /// </summary>
     /// <exception cref="FormatException">The value names no known stack, no absolute http URL or no usable socket.</exception>
     public static ServiceTarget Parse(string value, string modeLabel)
@@ -35,7 +36,7 @@ internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : IT
         if (head.Length != 2 || !Stacks.All.Contains(head[0]) || !(isSocket ? TrySocket(value, head[0], head[1], out address) : TryHttpUri(head[1], out address)))
         {
             throw new FormatException(
-                $"--target '{value}' must look like soap=http://host:port, grpc=http://host:port or grpc=unix:///path/to.sock, then optionally ,metrics=http://host:port and ,mode=name; stacks: {string.Join(", ", Stacks.All)}.");
+                $"--target '{value}' must look like soap=http://host:port, grpc=http://host:port (https:// for TLS) or grpc=unix:///path/to.sock, then optionally ,metrics=http://host:port and ,mode=name; stacks: {string.Join(", ", Stacks.All)}.");
         }
 
         Uri? metrics = null;
