@@ -82,14 +82,6 @@ public sealed class TlsOptionsTests : IDisposable
         Assert.Contains(expected, ex.Message, StringComparison.Ordinal);
     }
 
-    [Fact]
-    public void WcfClient_WithAnHttpsSoapTarget_IsRefused_NamingTheClientsThatCan()
-    {
-        var ex = Assert.Throws<UsageException>(() => Bind("--target", "soap=https://127.0.0.1:5443", "--soap-client", "wcf"));
-
-        Assert.Contains("--soap-client wcf speaks http:// only", ex.Message, StringComparison.Ordinal);
-    }
-
     private static RunOptions Bind(params string[] args)
     {
         var options = new RunCommandOptions();

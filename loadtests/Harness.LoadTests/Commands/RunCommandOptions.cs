@@ -214,7 +214,7 @@ internal sealed class RunCommandOptions
             commandLine)
         {
             RepeatUntilSettled = untilSettled,
-            Measurement = Measurement.Bind(parse, scale) with { Tls = Tls.Bind(parse, targets, Calls.BindSoapClient(parse, call)) },
+            Measurement = Measurement.Bind(parse, scale) with { Tls = Tls.Bind(parse, targets) },
             Live = parse.GetValue(Live),
             MetricsPort = MetricsPortOption.Bind(parse, MetricsPort),
             EffectiveConfig = RunConfigFile.Effective(parse, this),

@@ -1,6 +1,5 @@
 using System.CommandLine;
 using Harness.LoadTests.Clients;
-using Harness.LoadTests.Clients.Soap;
 using Harness.LoadTests.Common;
 using Harness.LoadTests.Targets;
 
@@ -22,16 +21,10 @@ internal sealed class TlsOptions
 
     public IReadOnlyList<Option> All => [CaCert, Cert, Key, Insecure];
 
-    /// <param name="targets">The run's <c>--target</c>s: the options need https:// ones, and the WCF client takes none.</param>
-    /// <param name="soapClient">The run's <c>--soap-client</c>.</param>
-    /// <exception cref="UsageException">An option without an https:// target, a file that cannot be used, or wcf with an https:// target.</exception>
-    public ClientTls Bind(ParseResult parse, IReadOnlyList<ServiceTarget> targets, string soapClient)
+    /// <param name="targets">The run's <c>--target</c>s: the options need https:// ones.</param>
+    /// <exception cref="UsageException">An option without an https:// target, or a file that cannot be used.</exception>
+    public ClientTls Bind(ParseResult parse, IReadOnlyList<ServiceTarget> targets)
     {
-        if (soapClient == SoapClients.Wcf && targets.FirstOrDefault(t => t.Stack == Stacks.Soap && IsHttps(t)) is { } wcfTarget)
-        {
-            throw new UsageException($"--target {wcfTarget.Address}: {HarnessClients.WcfRefusesHttps}");
-        }
-
         var given = All.FirstOrDefault(o => parse.GetResult(o) is { Implicit: false } && !(o == Insecure && !parse.GetValue(Insecure)));
         if (given is null)
         {
