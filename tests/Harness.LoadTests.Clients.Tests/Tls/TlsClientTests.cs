@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Google.Protobuf;
 using Harness.Contracts;
 using Harness.LoadTests.Clients.Grpc;
 using Harness.LoadTests.Clients.Soap;
@@ -135,6 +136,25 @@ public sealed class TlsClientTests : IDisposable
         Assert.Equal("tls-handshake", FailureStatus.Of(failure));
         // Kestrel refuses the handshake (no common ALPN protocol); a server that went on without ALPN is told apart.
         Assert.Matches("does not select h2|did not select HTTP/2", failure!.Message);
+    }
+
+    [Fact]
+    public async Task CallClients_TakeTheSameTls_ForAGrpcAndASoapCall()
+    {
+        // Arrange: --call's clients (Grpc.Net.Client for gRPC, the lean SOAP transport), mTLS with the test CA.
+        var tls = ClientTls.Load(_certificates.CaFile, _certificates.ClientCertFile, _certificates.ClientKeyFile, insecure: false);
+        await using var grpc = await TlsTestServer.StartAsync(_certificates, HttpProtocols.Http2, requireClientCertificate: true);
+        await using var soap = await TlsTestServer.StartAsync(_certificates, HttpProtocols.Http1, requireClientCertificate: true);
+        using var grpcCall = new Grpc.GrpcCallClient(grpc.Address, HarnessContract.GrpcService, HarnessContract.Compute, [], tls: tls);
+        using var soapCall = new SoapCallClient(new Uri(soap.Address, HarnessContract.SoapPath), "", SoapVersion.Soap11, [], tls: tls);
+
+        // Act
+        var grpcReply = await grpcCall.SendAsync(new Harness.Contracts.Grpc.ComputeRequest { Iterations = 1 }.ToByteArray(), default).WaitAsync(Bound);
+        var soapReply = await soapCall.SendAsync("<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body/></s:Envelope>"u8.ToArray(), default).WaitAsync(Bound);
+
+        // Assert
+        Assert.Equal(89, Harness.Contracts.Grpc.ComputeReply.Parser.ParseFrom(grpcReply.Body).Result);
+        Assert.Contains("<Result>89</Result>", System.Text.Encoding.UTF8.GetString(soapReply.Body), StringComparison.Ordinal);
     }
 
     [Fact]
