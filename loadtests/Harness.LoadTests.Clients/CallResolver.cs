@@ -20,19 +20,20 @@ public static class CallResolver
     /// </param>
     /// <param name="maxMessageSize">The run's <c>--max-message-size</c>: the largest reply its clients take.</param>
     /// <param name="progress">Told what is being read before a step that may take seconds.</param>
+    /// <param name="tls">How https:// addresses are trusted, for the description's read and the plan's clients; the system's trust when null.</param>
     /// <exception cref="CallSetupException">One line naming what is wrong and what is valid.</exception>
     public static Task<CallPlan> ResolveAsync(
-        CallRequest request, Uri address, TimeSpan timeout, int maxMessageSize, Action<string> progress, CancellationToken cancellationToken) =>
+        CallRequest request, Uri address, TimeSpan timeout, int maxMessageSize, Action<string> progress, CancellationToken cancellationToken, ClientTls? tls = null) =>
         request.Stack == "grpc"
-            ? GrpcAsync(request, address, timeout, maxMessageSize, progress, cancellationToken)
-            : SoapAsync(request, address, timeout, maxMessageSize, progress, cancellationToken);
+            ? GrpcAsync(request, address, timeout, maxMessageSize, progress, tls ?? ClientTls.System, cancellationToken)
+            : SoapAsync(request, address, timeout, maxMessageSize, progress, tls ?? ClientTls.System, cancellationToken);
 
     /// <summary>Splits a gRPC call, <c>package.Service/Method</c>, so that one of another form is refused before anything is read.</summary>
     /// <exception cref="CallSetupException">Not of that form; one line naming the form and an example.</exception>
     public static (string Service, string Method) SplitGrpcCall(string call) => GrpcMethod.Split(call);
 
     private static async Task<CallPlan> GrpcAsync(
-        CallRequest request, Uri address, TimeSpan timeout, int maxMessageSize, Action<string> progress, CancellationToken cancellationToken)
+        CallRequest request, Uri address, TimeSpan timeout, int maxMessageSize, Action<string> progress, ClientTls tls, CancellationToken cancellationToken)
     {
         var headers = new Metadata();
         foreach (var (key, value) in request.Metadata)
@@ -53,7 +54,8 @@ public static class CallResolver
         else
         {
             progress($"reading {request.Call}'s descriptors from the server reflection of {address}");
-            using var channel = LoadChannel.For(address, SetupReads.MaxBytes);
+            using var channel = LoadChannel.For(
+                address, SetupReads.MaxBytes, tls.For(host: null, System.Net.Security.SslApplicationProtocol.Http2), CallTimeouts.ConnectTimeout(timeout));
             method = await ReflectionSource.FindAsync(channel.CreateCallInvoker(), address, request.Call, headers, timeout, cancellationToken);
         }
 
@@ -64,12 +66,12 @@ public static class CallResolver
             $"{request.Call} ({method.Input.FullName} → {method.Output.FullName}, described by {method.Source})",
             body,
             parameters,
-            (target, callTimeout, _) => new GrpcCallClient(target, method.Service, method.Name, headers, callTimeout, maxMessageSize),
+            (target, callTimeout, _) => new GrpcCallClient(target, method.Service, method.Name, headers, callTimeout, maxMessageSize, tls),
             (reply, ct) => ProtoFiles.DecodeAsync(method, reply, ct));
     }
 
     private static async Task<CallPlan> SoapAsync(
-        CallRequest request, Uri address, TimeSpan timeout, int maxMessageSize, Action<string> progress, CancellationToken cancellationToken)
+        CallRequest request, Uri address, TimeSpan timeout, int maxMessageSize, Action<string> progress, ClientTls tls, CancellationToken cancellationToken)
     {
         if (request.Envelope is { } envelope)
         {
@@ -78,13 +80,17 @@ public static class CallResolver
                 $"{request.Call} (the envelope of {envelope}, SOAPAction \"{action}\")",
                 new RequestBody(request.Template, Encoding.UTF8.GetBytes),
                 Parameters(request, ("envelope", envelope), ("soapAction", action)),
-                (target, callTimeout, loggers) => new SoapCallClient(target, action, SoapVersion.Soap11, request.Metadata, callTimeout, maxMessageSize, loggers),
+                (target, callTimeout, loggers) => new SoapCallClient(target, action, SoapVersion.Soap11, request.Metadata, callTimeout, maxMessageSize, loggers, tls),
                 DescribeXmlAsync);
         }
 
         progress($"reading the WSDL of {request.Wsdl ?? address.ToString()}");
         // Bounded as ServerScraper's /metrics reads: a body past the bound fails as it comes; the time is the load's own bound.
-        using var http = new HttpClient { MaxResponseContentBufferSize = SetupReads.MaxBytes, Timeout = Timeout.InfiniteTimeSpan };
+        using var http = new HttpClient(new SocketsHttpHandler { SslOptions = tls.For(host: null, System.Net.Security.SslApplicationProtocol.Http11) })
+        {
+            MaxResponseContentBufferSize = SetupReads.MaxBytes,
+            Timeout = Timeout.InfiniteTimeSpan,
+        };
         foreach (var (name, value) in request.Metadata)
         {
             http.DefaultRequestHeaders.TryAddWithoutValidation(name, value);
@@ -99,7 +105,7 @@ public static class CallResolver
             $"{request.Call} (input {input.Name}, SOAPAction \"{soapAction}\", described by {wsdl.Source})",
             body,
             Parameters(request, ("wsdl", wsdl.Source), ("soapAction", soapAction)),
-            (target, callTimeout, loggers) => new SoapCallClient(target, soapAction, wsdl.Version, request.Metadata, callTimeout, maxMessageSize, loggers),
+            (target, callTimeout, loggers) => new SoapCallClient(target, soapAction, wsdl.Version, request.Metadata, callTimeout, maxMessageSize, loggers, tls),
             DescribeXmlAsync);
     }
 

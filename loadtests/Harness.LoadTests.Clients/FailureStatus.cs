@@ -22,6 +22,7 @@ public static partial class FailureStatus
     public static bool IsConnectionFailure(Exception exception) => exception switch
     {
         EndpointNotFoundException => true,
+        _ when IsTlsHandshakeFailure(exception) => true,
         RpcException { StatusCode: StatusCode.Unavailable } rpc => rpc.Status.DebugException is { } cause && BrokeOnConnection(cause, closedByClient: false),
         RpcException => false,
         HttpRequestException or CommunicationException => BrokeOnConnection(exception, closedByClient: true),
@@ -31,6 +32,8 @@ public static partial class FailureStatus
     /// <summary>The status a failed request is counted under: gRPC's canonical name, a fault's code, <c>http-503</c>, <c>timeout</c>...</summary>
     public static string Of(Exception exception) => exception switch
     {
+        // Named alike for every client and stack (Grpc.Net.Client says INTERNAL, the lean client UNAVAILABLE).
+        _ when IsTlsHandshakeFailure(exception) => "tls-handshake",
         RpcException rpc => ToGrpcName(rpc.StatusCode),
         CallFailedException failed => failed.Status,
         FaultException fault => fault.Code.IsSenderFault ? "soap-fault-Client" : "soap-fault-Server",
@@ -71,6 +74,23 @@ public static partial class FailureStatus
         StatusCode.Unauthenticated => "UNAUTHENTICATED",
         _ => ((int)code).ToString(System.Globalization.CultureInfo.InvariantCulture),
     };
+
+    /// <summary>
+    /// No TLS session: the server's certificate was not trusted, the server refused the client's, ALPN found no
+    /// protocol, or the handshake did not finish within the connect bound. No connection was made, so it backs off.
+    /// </summary>
+    public static bool IsTlsHandshakeFailure(Exception exception)
+    {
+        for (var (e, depth) = (exception, 0); e is not null && depth < 16; e = e is RpcException rpc ? rpc.Status.DebugException : e.InnerException, depth++)
+        {
+            if (e is System.Security.Authentication.AuthenticationException or HttpRequestException { HttpRequestError: HttpRequestError.SecureConnectionError })
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
 
     /// <param name="closedByClient">
     /// An HTTP/1.1 exchange (SOAP): a reply that is not HTTP, cut short or past a bound leaves its connection unusable,

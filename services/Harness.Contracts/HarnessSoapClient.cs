@@ -1,3 +1,4 @@
+using System.Net.Security;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
 using System.ServiceModel.Description;
@@ -18,10 +19,14 @@ public sealed class HarnessSoapClient : IHarnessClient
     /// <param name="baseAddress">The service's base address; the endpoint path is appended.</param>
     /// <param name="timeout">Send and receive timeout; BasicHttpBinding's one minute when null.</param>
     /// <param name="maxReceivedMessageSize">The largest reply taken, in bytes (the binding's MaxReceivedMessageSize); BasicHttpBinding's 64 KiB when null.</param>
-    public HarnessSoapClient(Uri baseAddress, TimeSpan? timeout = null, int? maxReceivedMessageSize = null)
+    /// <param name="tls">
+    /// For an https:// address (security mode Transport): the server certificate's check and the client certificate,
+    /// set on WCF's HttpClientHandler; the system's trust when null.
+    /// </param>
+    public HarnessSoapClient(Uri baseAddress, TimeSpan? timeout = null, int? maxReceivedMessageSize = null, SslClientAuthenticationOptions? tls = null)
     {
         ArgumentNullException.ThrowIfNull(baseAddress);
-        var binding = new BasicHttpBinding(BasicHttpSecurityMode.None);
+        var binding = new BasicHttpBinding(baseAddress.Scheme == Uri.UriSchemeHttps ? BasicHttpSecurityMode.Transport : BasicHttpSecurityMode.None);
         if (timeout is { } t)
         {
             binding.SendTimeout = t;
@@ -36,7 +41,7 @@ public sealed class HarnessSoapClient : IHarnessClient
         }
 
         _factory = new ChannelFactory<IHarnessSoapService>(binding, new EndpointAddress(new Uri(baseAddress, HarnessContract.SoapPath)));
-        _factory.Endpoint.EndpointBehaviors.Add(new UnlimitedConnectionsBehavior());
+        _factory.Endpoint.EndpointBehaviors.Add(new UnlimitedConnectionsBehavior(tls));
         _channel = _factory.CreateChannel();
         ((ICommunicationObject)_channel).Open();
     }
@@ -68,12 +73,24 @@ public sealed class HarnessSoapClient : IHarnessClient
     /// The load runner sends one request per connection at a time to one host from hundreds of virtual users;
     /// HTTP/1.1 needs a connection each, so no per-server cap may sit below the user count.
     /// </summary>
-    private sealed class UnlimitedConnectionsBehavior : IEndpointBehavior
+    /// The same hook sets TLS's certificate check and client certificate, which the binding has no place for.
+    private sealed class UnlimitedConnectionsBehavior(SslClientAuthenticationOptions? tls) : IEndpointBehavior
     {
         public void AddBindingParameters(ServiceEndpoint endpoint, BindingParameterCollection bindingParameters) =>
             bindingParameters.Add(new Func<HttpClientHandler, HttpMessageHandler>(handler =>
             {
                 handler.MaxConnectionsPerServer = int.MaxValue;
+                if (tls?.RemoteCertificateValidationCallback is { } validate)
+                {
+                    handler.ServerCertificateCustomValidationCallback = (request, certificate, chain, errors) => validate(request, certificate, chain, errors);
+                }
+
+                if (tls?.ClientCertificates is { Count: > 0 } certificates)
+                {
+                    handler.ClientCertificateOptions = ClientCertificateOption.Manual;
+                    handler.ClientCertificates.AddRange(certificates);
+                }
+
                 return handler;
             }));
 

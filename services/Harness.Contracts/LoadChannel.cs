@@ -1,3 +1,4 @@
+using System.Net.Security;
 using System.Net.Sockets;
 using Grpc.Net.Client;
 
@@ -27,7 +28,13 @@ public static class LoadChannel
     /// connection of the process may send or read corrupted frames (docs/hostile-servers.md). The bound fails such a
     /// reply before the rent.
     /// </param>
-    public static GrpcChannel For(Uri address, int? maxReceiveMessageSize)
+    public static GrpcChannel For(Uri address, int? maxReceiveMessageSize) => For(address, maxReceiveMessageSize, tls: null, TimeSpan.FromSeconds(10));
+
+    /// <param name="address">As <see cref="For(Uri)"/>, or <c>https://host:port</c>.</param>
+    /// <param name="maxReceiveMessageSize">As <see cref="For(Uri, int?)"/>.</param>
+    /// <param name="tls">An https:// address's trust and client certificate (the handler sets ALPN itself); the system's trust when null.</param>
+    /// <param name="connectTimeout">The longest a connection's setup may take, the TLS handshake included.</param>
+    public static GrpcChannel For(Uri address, int? maxReceiveMessageSize, SslClientAuthenticationOptions? tls, TimeSpan connectTimeout)
     {
         ArgumentNullException.ThrowIfNull(address);
         var handler = new SocketsHttpHandler
@@ -36,11 +43,16 @@ public static class LoadChannel
             // Http2__MaxStreamsPerConnection, other servers may not); a load run has hundreds of calls in
             // flight, and without this they would queue in the client rather than reach the service.
             EnableMultipleHttp2Connections = true,
-            ConnectTimeout = TimeSpan.FromSeconds(10),
+            ConnectTimeout = connectTimeout,
             PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
             KeepAlivePingDelay = TimeSpan.FromSeconds(60),
             KeepAlivePingTimeout = TimeSpan.FromSeconds(30),
         };
+        if (tls is not null)
+        {
+            handler.SslOptions = tls;
+        }
+
         if (address.Scheme == UnixScheme)
         {
             // Grpc.Net.Client's documented way to a Unix domain socket: every connection the handler opens goes to the

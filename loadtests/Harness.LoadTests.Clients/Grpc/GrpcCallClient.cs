@@ -22,10 +22,13 @@ internal sealed class GrpcCallClient : ICallClient
 
     /// <param name="timeout">Each call's deadline (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null): DEADLINE_EXCEEDED past it.</param>
     /// <param name="maxReceiveMessageSize">The largest reply message (<c>--max-message-size</c>): RESOURCE_EXHAUSTED past it.</param>
-    public GrpcCallClient(Uri address, string service, string method, Metadata headers, TimeSpan? timeout = null, int maxReceiveMessageSize = MessageSizes.Default)
+    /// <param name="tls">An https:// address's trust and client certificate; the system's trust when null.</param>
+    public GrpcCallClient(
+        Uri address, string service, string method, Metadata headers, TimeSpan? timeout = null, int maxReceiveMessageSize = MessageSizes.Default, ClientTls? tls = null)
     {
         _timeout = timeout ?? CallTimeouts.Default;
-        _channel = LoadChannel.For(address, maxReceiveMessageSize);
+        _channel = LoadChannel.For(
+            address, maxReceiveMessageSize, (tls ?? ClientTls.System).For(host: null, System.Net.Security.SslApplicationProtocol.Http2), CallTimeouts.ConnectTimeout(_timeout));
         _invoker = _channel.CreateCallInvoker();
         _method = new Method<byte[], byte[]>(MethodType.Unary, service, method, Bytes, Bytes);
         _headers = headers;

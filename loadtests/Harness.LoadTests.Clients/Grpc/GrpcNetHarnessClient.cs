@@ -28,13 +28,15 @@ internal sealed class GrpcNetHarnessClient : IHarnessClient
     private EncodedRequest<int>? _lastCompute;
     private EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism)>? _lastCallThirdParty;
 
-    /// <param name="address">The service's plain-text HTTP/2 address, e.g. <c>http://127.0.0.1:5082</c>.</param>
+    /// <param name="address">The service's HTTP/2 address, e.g. <c>http://127.0.0.1:5082</c> or <c>https://host:port</c>.</param>
     /// <param name="timeout">Each call's deadline (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null): DEADLINE_EXCEEDED past it.</param>
     /// <param name="maxReceiveMessageSize">The largest reply message (<c>--max-message-size</c>): RESOURCE_EXHAUSTED past it.</param>
-    public GrpcNetHarnessClient(Uri address, TimeSpan? timeout = null, int maxReceiveMessageSize = MessageSizes.Default)
+    /// <param name="tls">An https:// address's trust and client certificate; the system's trust when null.</param>
+    public GrpcNetHarnessClient(Uri address, TimeSpan? timeout = null, int maxReceiveMessageSize = MessageSizes.Default, ClientTls? tls = null)
     {
         _timeout = timeout ?? CallTimeouts.Default;
-        _channel = LoadChannel.For(address, maxReceiveMessageSize);
+        _channel = LoadChannel.For(
+            address, maxReceiveMessageSize, (tls ?? ClientTls.System).For(host: null, System.Net.Security.SslApplicationProtocol.Http2), CallTimeouts.ConnectTimeout(_timeout));
         _invoker = _channel.CreateCallInvoker();
     }
 

@@ -35,11 +35,13 @@ internal sealed class LeanSoapClient : IHarnessClient
     /// <param name="timeout">A call's whole time (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null): past it, <c>timeout</c>.</param>
     /// <param name="maxReplySize">The largest reply body (<c>--max-message-size</c>): <c>response-too-large</c> past it.</param>
     /// <param name="loggerFactory">Where the HTTP/1.1 client's connection events are logged; nowhere when null.</param>
-    public LeanSoapClient(Uri baseAddress, TimeSpan? timeout = null, int maxReplySize = MessageSizes.Default, ILoggerFactory? loggerFactory = null)
+    /// <param name="tls">An https:// address's trust and client certificate; the system's trust when null.</param>
+    public LeanSoapClient(
+        Uri baseAddress, TimeSpan? timeout = null, int maxReplySize = MessageSizes.Default, ILoggerFactory? loggerFactory = null, ClientTls? tls = null)
     {
         ArgumentNullException.ThrowIfNull(baseAddress);
         _transport = new SoapTransport(
-            new Uri(baseAddress, HarnessContract.SoapPath), SoapVersion.Soap11, [], SoapFailureNames.AsWcf, timeout, maxReplySize, loggerFactory);
+            new Uri(baseAddress, HarnessContract.SoapPath), SoapVersion.Soap11, [], SoapFailureNames.AsWcf, timeout, maxReplySize, loggerFactory, tls);
         _compute = _transport.Prepare(Action(HarnessContract.Compute));
         _callThirdParty = _transport.Prepare(Action(HarnessContract.CallThirdParty));
     }

@@ -19,11 +19,12 @@ internal sealed class SoapCallClient : ICallClient
     /// <param name="timeout">A call's whole time (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null): past it, <c>timeout</c>.</param>
     /// <param name="maxReplySize">The largest reply body (<c>--max-message-size</c>): <c>response-too-large</c> past it.</param>
     /// <param name="loggerFactory">Where the HTTP/1.1 client's connection events are logged (<c>--log-level</c>); nowhere when null.</param>
+    /// <param name="tls">An https:// endpoint's trust and client certificate; the system's trust when null.</param>
     public SoapCallClient(
         Uri endpoint, string soapAction, SoapVersion version, IReadOnlyList<KeyValuePair<string, string>> headers, TimeSpan? timeout = null,
-        int maxReplySize = MessageSizes.Default, ILoggerFactory? loggerFactory = null)
+        int maxReplySize = MessageSizes.Default, ILoggerFactory? loggerFactory = null, ClientTls? tls = null)
     {
-        _transport = new SoapTransport(endpoint, version, headers, SoapFailureNames.ByCode, timeout, maxReplySize, loggerFactory);
+        _transport = new SoapTransport(endpoint, version, headers, SoapFailureNames.ByCode, timeout, maxReplySize, loggerFactory, tls);
         _action = _transport.Prepare(soapAction);
     }
 

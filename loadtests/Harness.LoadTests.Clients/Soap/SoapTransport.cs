@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Net;
+using System.Net.Security;
 using System.Net.Sockets;
 using System.ServiceModel;
 using Harness.LoadTests.Clients.Http1;
@@ -38,14 +39,15 @@ internal sealed class SoapTransport : IDisposable
     /// <param name="timeout">A call's whole time (<c>--timeout</c>; <see cref="CallTimeouts.Default"/>, BasicHttpBinding's send timeout, when null).</param>
     /// <param name="maxReplySize">The largest reply body taken; a longer one fails the call (<c>response-too-large</c>).</param>
     /// <param name="loggerFactory">Where the HTTP/1.1 client's connection events are logged (not HTTPS's HttpClient); nowhere when null.</param>
+    /// <param name="tls">An https:// endpoint's trust and client certificate; the system's trust when null.</param>
     public SoapTransport(
         Uri endpoint, SoapVersion version, IReadOnlyList<KeyValuePair<string, string>> headers, SoapFailureNames names, TimeSpan? timeout = null,
-        int maxReplySize = DefaultMaxReplySize, ILoggerFactory? loggerFactory = null)
+        int maxReplySize = DefaultMaxReplySize, ILoggerFactory? loggerFactory = null, ClientTls? tls = null)
     {
         var callTimeout = timeout ?? CallTimeouts.Default;
         if (endpoint.Scheme == Uri.UriSchemeHttps)
         {
-            _https = NewHttpsClient(maxReplySize, callTimeout);
+            _https = NewHttpsClient(maxReplySize, callTimeout, (tls ?? ClientTls.System).For(host: null, SslApplicationProtocol.Http11));
         }
         else
         {
@@ -105,12 +107,14 @@ internal sealed class SoapTransport : IDisposable
     /// <summary>
     /// The client of an https:// endpoint. Its head is bounded by HttpClient's own MaxResponseHeadersLength (64 KiB,
     /// interim responses included), its body by <paramref name="maxReplySize"/>: the whole body is read within the
-    /// timeout into a buffer that stops there (ConfigurationLimitExceeded).
+    /// timeout into a buffer that stops there (ConfigurationLimitExceeded). Its connect bound takes in the TLS handshake,
+    /// so a server that never finishes one fails the call within <see cref="CallTimeouts.ConnectTimeout"/>.
     /// </summary>
-    internal static HttpClient NewHttpsClient(int maxReplySize, TimeSpan timeout) => new(new SocketsHttpHandler
+    internal static HttpClient NewHttpsClient(int maxReplySize, TimeSpan timeout, SslClientAuthenticationOptions? tls = null) => new(new SocketsHttpHandler
     {
         MaxConnectionsPerServer = int.MaxValue,
-        ConnectTimeout = TimeSpan.FromSeconds(10),
+        ConnectTimeout = CallTimeouts.ConnectTimeout(timeout),
+        SslOptions = tls ?? new SslClientAuthenticationOptions(),
         PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
         UseCookies = false,
         AutomaticDecompression = DecompressionMethods.None,
@@ -128,7 +132,7 @@ internal sealed class SoapTransport : IDisposable
     private static Exception AsWcfFailure(HttpRequestException ex) => KeepsItsName(ex) ? ex : new CommunicationException(ex.Message, ex);
 
     private static bool KeepsItsName(HttpRequestException ex) =>
-        ex.InnerException is SocketException || ex.HttpRequestError == HttpRequestError.ConfigurationLimitExceeded;
+        ex.InnerException is SocketException || ex.HttpRequestError is HttpRequestError.ConfigurationLimitExceeded or HttpRequestError.SecureConnectionError;
 
     private async Task<T> PostHttpsAsync<T>(byte[] body, PreparedAction action, ReplyReader<T> read, CancellationToken cancellationToken)
     {

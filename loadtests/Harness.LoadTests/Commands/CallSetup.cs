@@ -19,7 +19,8 @@ internal static class CallSetup
         IAnsiConsole console, CallRequest request, ServiceTarget target, MeasurementSettings measurement, CancellationToken cancellationToken)
     {
         var plan = await CallResolver.ResolveAsync(
-            request, target.ServiceAddress, measurement.CallTimeout, measurement.MaxMessageSize, message => console.MarkupLineInterpolated($"[grey]{message}[/]"), cancellationToken);
+            request, target.ServiceAddress, measurement.CallTimeout, measurement.MaxMessageSize, message => console.MarkupLineInterpolated($"[grey]{message}[/]"), cancellationToken,
+            measurement.Tls);
         console.MarkupLineInterpolated($"[grey]--call {plan.Description}; {(request.Template.IsConstant ? "one request, encoded once" : "a request rendered per call")}[/]");
         if (request.Template.Feed is { } feed)
         {

@@ -91,12 +91,16 @@ internal sealed class RunCommandOptions
     /// <summary>Any method or operation of a running service: <c>--call</c>, <c>--data</c>, <c>--proto</c>, <c>--wsdl</c>…</summary>
     public CallOptions Calls { get; } = new();
 
+    /// <summary>TLS of https:// targets: <c>--cacert</c>, <c>--cert</c>, <c>--key</c>, <c>--insecure</c>.</summary>
+    public TlsOptions Tls { get; } = new();
+
     /// <summary>Every option of <c>run</c>, in the order of its help; <see cref="RunConfigFile"/> takes its keys from them.</summary>
     public IReadOnlyList<Option> All =>
     [
         Config, Profile, TimeScale, Duration, Users, Rate, Stacks, Operations, Modes, Repeat, Targets, ModeLabel, ServiceCpus, RuntimeEvents,
         .. Calls.All, Iterations, Fanout, DelayMs, Style, Parallelism, MaxFailures, Assertions, Output, Live, MetricsPort, Measurement.WarmUp, Measurement.Backoff, Measurement.Timeout,
         Measurement.MaxMessageSize,
+        .. Tls.All,
         LogLevel,
     ];
 
@@ -216,7 +220,7 @@ internal sealed class RunCommandOptions
             commandLine)
         {
             RepeatUntilSettled = untilSettled,
-            Measurement = Measurement.Bind(parse, scale),
+            Measurement = Measurement.Bind(parse, scale) with { Tls = Tls.Bind(parse, targets) },
             Live = parse.GetValue(Live),
             MetricsPort = MetricsPortOption.Bind(parse, MetricsPort),
             EffectiveConfig = RunConfigFile.Effective(parse, this),

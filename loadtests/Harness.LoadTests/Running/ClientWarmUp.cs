@@ -38,7 +38,8 @@ internal static class ClientWarmUp
             }
 
             using var client = TargetClients.For(
-                target, options.SoapClient, options.GrpcClient, options.Measurement.CallTimeout, options.Measurement.GivenMaxMessageSize, options.ClientLog.Factory);
+                target, options.SoapClient, options.GrpcClient, options.Measurement.CallTimeout, options.Measurement.GivenMaxMessageSize, options.ClientLog.Factory,
+                options.Measurement.Tls);
             try
             {
                 for (var round = 0; round < Rounds; round++)

@@ -26,6 +26,9 @@ internal sealed record MeasurementSettings(FailureBackoff? Backoff, TimeSpan War
     /// </summary>
     public int MaxMessageSize => GivenMaxMessageSize ?? MessageSizes.Default;
 
+    /// <summary>How every client of the run trusts an https:// target and whether it sends a client certificate (<c>--cacert</c>, <c>--cert</c>, <c>--key</c>, <c>--insecure</c>).</summary>
+    public ClientTls Tls { get; init; } = ClientTls.System;
+
     /// <summary>k6's default per-request timeout; also BasicHttpBinding's send timeout, which the WCF client had before.</summary>
     public static TimeSpan DefaultCallTimeout { get; } = TimeSpan.FromSeconds(60);
 

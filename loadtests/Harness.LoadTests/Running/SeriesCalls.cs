@@ -41,7 +41,7 @@ internal abstract class SeriesCalls : IDisposable
         : SeriesCalls
     {
         private readonly IHarnessClient _client = TargetClients.For(
-            target, soapClient, grpcClient, measurement.CallTimeout, measurement.GivenMaxMessageSize, loggers);
+            target, soapClient, grpcClient, measurement.CallTimeout, measurement.GivenMaxMessageSize, loggers, measurement.Tls);
 
         public override IReadOnlyDictionary<string, string> Parameters => TargetClients.Named(settings.For(operation), target, soapClient, grpcClient);
 

@@ -12,12 +12,13 @@ internal static class TargetClients
     /// <param name="timeout">Each call's timeout (<c>--timeout</c>), as <see cref="HarnessClients"/> takes it.</param>
     /// <param name="maxMessageSize">The largest reply taken (<c>--max-message-size</c>); each client's default when null.</param>
     /// <param name="loggerFactory">Where the lean clients log their connections' events (<c>--log-level</c>); nowhere when null.</param>
+    /// <param name="tls">How an https:// target is trusted (<c>--cacert</c>, <c>--cert</c>, <c>--key</c>, <c>--insecure</c>); the system's trust when null.</param>
     public static IHarnessClient For(
         ServiceTarget target, string soapClient, string grpcClient = GrpcClients.Lean, TimeSpan? timeout = null, int? maxMessageSize = null,
-        ILoggerFactory? loggerFactory = null) =>
+        ILoggerFactory? loggerFactory = null, ClientTls? tls = null) =>
         target.Stack == Stacks.Soap
-            ? HarnessClients.Soap(target.ServiceAddress, soapClient, timeout, maxMessageSize, loggerFactory)
-            : HarnessClients.Grpc(target.ServiceAddress, grpcClient, timeout, maxMessageSize, loggerFactory);
+            ? HarnessClients.Soap(target.ServiceAddress, soapClient, timeout, maxMessageSize, loggerFactory, tls)
+            : HarnessClients.Grpc(target.ServiceAddress, grpcClient, timeout, maxMessageSize, loggerFactory, tls);
 
     /// <summary>The series' parameters with the client that sent them (run.json, the report).</summary>
     public static IReadOnlyDictionary<string, string> Named(

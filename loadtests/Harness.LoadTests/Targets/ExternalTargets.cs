@@ -32,6 +32,7 @@ internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : IT
     /// (the services' <c>Listen__UnixSocket</c>), which has no port to guess the metrics' from, so it needs <c>metrics=</c>.
     /// <c>pid=</c> or <c>diag=</c> says where its .NET runtime takes an EventPipe session (<see cref="RuntimeEndpoint"/>);
     /// the process is not looked for here: one that is not there, or not .NET, is a note when its series starts.
+    /// An <c>https://</c> address is reached over TLS (<c>--cacert</c>, <c>--cert</c>, <c>--key</c>, <c>--insecure</c>).
     /// </summary>
     /// <exception cref="FormatException">The value names no known stack, no absolute http URL or no usable socket.</exception>
     public static ServiceTarget Parse(string value, string modeLabel)
@@ -43,7 +44,7 @@ internal sealed class ExternalTargets(IReadOnlyList<ServiceTarget> targets) : IT
         if (head.Length != 2 || !Stacks.All.Contains(head[0]) || !(isSocket ? TrySocket(value, head[0], head[1], out address) : TryHttpUri(head[1], out address)))
         {
             throw new FormatException(
-                $"--target '{value}' must look like soap=http://host:port, grpc=http://host:port or grpc=unix:///path/to.sock, then optionally ,key=value with the keys {Keys}; stacks: {string.Join(", ", Stacks.All)}.");
+                $"--target '{value}' must look like soap=http://host:port, grpc=http://host:port (https:// for TLS) or grpc=unix:///path/to.sock, then optionally ,key=value with the keys {Keys}; stacks: {string.Join(", ", Stacks.All)}.");
         }
 
         Uri? metrics = null;

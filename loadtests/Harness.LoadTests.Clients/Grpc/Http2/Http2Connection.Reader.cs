@@ -31,7 +31,9 @@ internal sealed partial class Http2Connection
         {
             while (true)
             {
-                var read = await _socket.ReceiveAsync(buffer.AsMemory(end), SocketFlags.None).ConfigureAwait(false);
+                var read = _tls is { } tls
+                    ? await tls.ReadAsync(buffer.AsMemory(end)).ConfigureAwait(false)
+                    : await _socket.ReceiveAsync(buffer.AsMemory(end), SocketFlags.None).ConfigureAwait(false);
                 if (read == 0)
                 {
                     throw GrpcStatuses.ConnectionClosed();

@@ -207,6 +207,12 @@ internal sealed partial class Http2Connection
 
     private async ValueTask SendAllAsync(ReadOnlyMemory<byte> data)
     {
+        if (_tls is { } tls)
+        {
+            await tls.WriteAsync(data).ConfigureAwait(false);
+            return;
+        }
+
         while (!data.IsEmpty)
         {
             var sent = await _socket.SendAsync(data, SocketFlags.None).ConfigureAwait(false);

@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using System.Net;
+using System.Net.Security;
 using System.Net.Sockets;
 using System.Threading.Channels;
 using Grpc.Core;
@@ -27,6 +28,7 @@ internal sealed partial class Http2Connection
     private readonly long _streamBudget;
     private readonly int _streamReceiveWindow;
     private readonly TimeSpan _connectTimeout;
+    private readonly SslClientAuthenticationOptions? _tlsOptions;
     private readonly Channel<object> _writes = Channel.CreateUnbounded<object>(new UnboundedChannelOptions { SingleReader = false, SingleWriter = false });
     private readonly Dictionary<int, Http2Stream> _streams = [];
     private readonly Lock _sync = new();
@@ -45,6 +47,7 @@ internal sealed partial class Http2Connection
     private volatile StrongBox<Status>? _failed; // set once, under _sync
     private volatile byte[]? _goAway;            // the GOAWAY the writer sends last, when the runner closes for an error
     private Task? _writeLoop;
+    private SslStream? _tls; // over the socket when the target is https://; set before the loops start
 
     private Status? Failure => _failed?.Value;
 
@@ -54,8 +57,11 @@ internal sealed partial class Http2Connection
     /// The longest the TCP connect may take (<see cref="CallTimeouts.ConnectTimeout"/>). The wait for the server's SETTINGS
     /// that follows is in each call's deadline already; the connection gives it up after 10 s.
     /// </param>
-    public Http2Connection(Http2ConnectionPool pool, EndPoint endPoint, long streamBudget, int streamReceiveWindow, TimeSpan connectTimeout)
+    /// <param name="tls">The handshake's options for an https:// target (ALPN h2); null for plain text.</param>
+    public Http2Connection(
+        Http2ConnectionPool pool, EndPoint endPoint, long streamBudget, int streamReceiveWindow, TimeSpan connectTimeout, SslClientAuthenticationOptions? tls = null)
     {
+        _tlsOptions = tls;
         _pool = pool;
         _endPoint = endPoint;
         _streamBudget = streamBudget;
@@ -191,6 +197,7 @@ internal sealed partial class Http2Connection
         else
         {
             _socket.Dispose();
+            _tls?.Dispose();
         }
 
         foreach (var stream in streams)
@@ -205,6 +212,7 @@ internal sealed partial class Http2Connection
     {
         await Task.WhenAny(writer, Task.Delay(GoAwayTimeout)).ConfigureAwait(false);
         _socket.Dispose();
+        _tls?.Dispose();
     }
 
     private void ReleaseReservation()
@@ -249,11 +257,19 @@ internal sealed partial class Http2Connection
                 try
                 {
                     await _socket.ConnectAsync(_endPoint, timeout.Token).ConfigureAwait(false);
+                    if (_tlsOptions is { } tls)
+                    {
+                        await HandshakeAsync(tls, timeout.Token).ConfigureAwait(false);
+                    }
                 }
                 catch (OperationCanceledException)
                 {
                     ExpireWaitingDueBy(Environment.TickCount64 + (long)DeadlineSweep.TotalMilliseconds);
-                    throw new SocketException((int)SocketError.TimedOut);
+                    throw _socket.Connected && _tlsOptions is { } tls
+                        ? new TlsHandshakeException(
+                            ClientTls.HandshakeFailed(tls.TargetHost!, new TimeoutException($"it did not finish within {_connectTimeout.TotalSeconds:0.###}s.")),
+                            new SocketException((int)SocketError.TimedOut))
+                        : new SocketException((int)SocketError.TimedOut);
                 }
             }
 
@@ -272,7 +288,7 @@ internal sealed partial class Http2Connection
         {
             // Failed already (Fail), with the cause.
         }
-        catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException)
+        catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException or System.Security.Authentication.AuthenticationException)
         {
             Fail(GrpcStatuses.ForConnection(ex));
         }
@@ -281,6 +297,37 @@ internal sealed partial class Http2Connection
             // Whatever it is, the calls waiting for this connection must not wait for ever.
             Fail(Unexpected(ex));
         }
+    }
+
+    /// <summary>TLS over the connected socket, bounded by the connect's own timeout; the server must select h2 by ALPN.</summary>
+    private async Task HandshakeAsync(SslClientAuthenticationOptions options, CancellationToken cancellationToken)
+    {
+        var tls = new SslStream(new NetworkStream(_socket, ownsSocket: false), leaveInnerStreamOpen: false);
+        try
+        {
+            await tls.AuthenticateAsClientAsync(options, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is System.Security.Authentication.AuthenticationException or IOException)
+        {
+            tls.Dispose();
+            // A server without HTTP/2 over TLS refuses an ALPN offer of h2 alone with an alert, which says no more than that.
+            throw new TlsHandshakeException(
+                ClientTls.HandshakeFailed(options.TargetHost!, ex) + " (ALPN offered h2 only: a server that does not select h2 refuses the handshake.)", ex);
+        }
+        catch
+        {
+            tls.Dispose();
+            throw;
+        }
+
+        if (tls.NegotiatedApplicationProtocol != SslApplicationProtocol.Http2)
+        {
+            tls.Dispose();
+            throw new TlsHandshakeException(
+                $"The server {options.TargetHost} did not select HTTP/2 (ALPN h2) in the TLS handshake, which gRPC needs; it selected '{tls.NegotiatedApplicationProtocol}'.");
+        }
+
+        _tls = tls;
     }
 
     private static Status Unexpected(Exception ex) => new(StatusCode.Internal, $"The HTTP/2 client failed: {ex.GetType().Name}: {ex.Message}", ex);

@@ -1,4 +1,5 @@
 using System.Net;
+using System.Net.Security;
 using Grpc.Core;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
@@ -14,7 +15,9 @@ namespace Harness.LoadTests.Clients.Grpc.Http2;
 /// <param name="streamReceiveWindow">The receive window its connections advertise per stream (<see cref="Http2Limits.StreamReceiveWindow"/>).</param>
 /// <param name="connectTimeout">The longest a connection's setup may take (<see cref="CallTimeouts.ConnectTimeout"/>).</param>
 /// <param name="logger">Where its connections' events go (<see cref="Http2Connection"/>'s Log part); none when null.</param>
-internal sealed class Http2ConnectionPool(EndPoint endPoint, long streamBudget, int streamReceiveWindow, TimeSpan connectTimeout, ILogger? logger = null) : IDisposable
+/// <param name="tls">Each connection's TLS handshake for an https:// target; null for plain text.</param>
+internal sealed class Http2ConnectionPool(
+    EndPoint endPoint, long streamBudget, int streamReceiveWindow, TimeSpan connectTimeout, ILogger? logger = null, SslClientAuthenticationOptions? tls = null) : IDisposable
 {
     /// <summary>Client stream ids are odd and below 2^31: about 2^30 streams per connection, with a margin.</summary>
     public const long StreamIdBudget = (1L << 30) - 1024;
@@ -62,7 +65,7 @@ internal sealed class Http2ConnectionPool(EndPoint endPoint, long streamBudget, 
                 }
             }
 
-            var fresh = new Http2Connection(this, endPoint, streamBudget, streamReceiveWindow, connectTimeout);
+            var fresh = new Http2Connection(this, endPoint, streamBudget, streamReceiveWindow, connectTimeout, tls);
             fresh.TryReserve();
             _connections = [.. _connections, fresh];
             fresh.Open();

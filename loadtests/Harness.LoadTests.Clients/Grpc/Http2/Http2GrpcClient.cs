@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Net;
+using System.Net.Security;
 using System.Net.Sockets;
 using Google.Protobuf;
 using Grpc.Core;
@@ -28,7 +29,7 @@ internal sealed class Http2GrpcClient : IHarnessClient
     private EncodedRequest<int>? _lastCompute;
     private EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism)>? _lastCallThirdParty;
 
-    /// <param name="address">The service's plain-text HTTP/2 address, <c>http://host:port</c>, or a Unix domain socket, <c>unix:///path</c>.</param>
+    /// <param name="address">The service's HTTP/2 address, <c>http://host:port</c>, <c>https://host:port</c> (TLS, ALPN h2), or a Unix domain socket, <c>unix:///path</c>.</param>
     /// <param name="asynchronousContinuations">
     /// True (the default): a call's continuation runs on the ThreadPool, so the reader loop goes on to the next frame at
     /// once; false: on the reader loop that completed it, which saved no measurable CPU at 32 calls in flight
@@ -45,24 +46,28 @@ internal sealed class Http2GrpcClient : IHarnessClient
     /// 1 GiB): a reply whose length prefix is larger fails with RESOURCE_EXHAUSTED before any of it is buffered.
     /// </param>
     /// <param name="loggerFactory">Where the connections' events are logged (docs/hostile-servers.md, "Tracing the clients"); nowhere when null.</param>
+    /// <param name="tls">How an https:// address is trusted and whether a client certificate is sent; the system's trust when null.</param>
     public Http2GrpcClient(
         Uri address,
         bool asynchronousContinuations = true,
         long streamsPerConnection = Http2ConnectionPool.StreamIdBudget,
         TimeSpan? timeout = null,
         int maxReceiveMessageSize = Http2Limits.DefaultMaxReceiveMessageSize,
-        ILoggerFactory? loggerFactory = null)
+        ILoggerFactory? loggerFactory = null,
+        ClientTls? tls = null)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(maxReceiveMessageSize);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(maxReceiveMessageSize, Http2Limits.MaxReceiveMessageSizeLimit);
         var (endPoint, authority) = Target(address);
+        var https = address.Scheme == Uri.UriSchemeHttps;
         _timeout = timeout ?? CallTimeouts.Default;
         _maxReceiveMessageSize = maxReceiveMessageSize;
         _pool = new Http2ConnectionPool(
             endPoint, streamsPerConnection, Http2Limits.StreamReceiveWindow(maxReceiveMessageSize), CallTimeouts.ConnectTimeout(_timeout),
-            loggerFactory?.CreateLogger<Http2GrpcClient>());
-        _computeHeaders = RequestHeaders.Encode($"/{HarnessContract.GrpcService}/{HarnessContract.Compute}", authority, _timeout);
-        _callThirdPartyHeaders = RequestHeaders.Encode($"/{HarnessContract.GrpcService}/{HarnessContract.CallThirdParty}", authority, _timeout);
+            loggerFactory?.CreateLogger<Http2GrpcClient>(),
+            https ? (tls ?? ClientTls.System).For(address.IdnHost, SslApplicationProtocol.Http2) : null);
+        _computeHeaders = RequestHeaders.Encode($"/{HarnessContract.GrpcService}/{HarnessContract.Compute}", authority, _timeout, https);
+        _callThirdPartyHeaders = RequestHeaders.Encode($"/{HarnessContract.GrpcService}/{HarnessContract.CallThirdParty}", authority, _timeout, https);
         _asynchronousContinuations = asynchronousContinuations;
     }
 
@@ -128,9 +133,9 @@ internal sealed class Http2GrpcClient : IHarnessClient
             return (new UnixDomainSocketEndPoint(Uri.UnescapeDataString(address.AbsolutePath)), "localhost");
         }
 
-        if (address.Scheme != Uri.UriSchemeHttp)
+        if (address.Scheme != Uri.UriSchemeHttp && address.Scheme != Uri.UriSchemeHttps)
         {
-            throw new ArgumentException($"the lean gRPC client speaks plain-text HTTP/2 (http:// or unix://), not {address.Scheme}://", nameof(address));
+            throw new ArgumentException($"the lean gRPC client speaks HTTP/2 (http://, https:// or unix://), not {address.Scheme}://", nameof(address));
         }
 
         EndPoint endPoint = IPAddress.TryParse(address.IdnHost, out var ip) ? new IPEndPoint(ip, address.Port) : new DnsEndPoint(address.IdnHost, address.Port);

@@ -10,12 +10,13 @@ namespace Harness.LoadTests.Clients.Grpc.Http2;
 internal static class RequestHeaders
 {
     /// <param name="timeout">Sent as <c>grpc-timeout</c>, so that the server gives up when the client does; null: not sent.</param>
-    public static byte[] Encode(string path, string authority, TimeSpan? timeout = null)
+    /// <param name="https">True over TLS: <c>:scheme https</c>, which a server checks against its connection.</param>
+    public static byte[] Encode(string path, string authority, TimeSpan? timeout = null, bool https = false)
     {
         var block = new List<byte>
         {
             0x83, // :method POST (static 3)
-            0x86, // :scheme http (static 6)
+            (byte)(https ? 0x87 : 0x86), // :scheme https (static 7) or http (static 6)
         };
         Literal(block, 4, path);                     // :path (static name 4)
         Literal(block, 1, authority);                // :authority (static name 1)
