@@ -70,8 +70,16 @@ public sealed class OverlayTests
         Assert.Contains("soak.errors", summary, StringComparison.Ordinal);
         Assert.Contains("p99", summary, StringComparison.Ordinal);
         var timeline = RawRunReader.Read(run).Timelines.Values.Single();
+        // The service's own "third party did not answer" fault (soap-fault-Server) is the starved ThreadPool's, not the
+        // harness's: each blocking call needs a connection to the stub, and with every pool thread blocked a new
+        // connection's completion can wait past its 10 s ConnectTimeout (docs/results.md, S2). A few (at most one in
+        // 20 of this short run's few dozen requests) are the workload's; any other failure, or more, fails here.
         var failures = timeline.Where(s => s.Failures > 0).Select(s => $"second {s.Second}: {string.Join(", ", s.StatusCounts.Select(c => $"{c.Key} {c.Value}"))}");
-        Assert.True(timeline.Sum(s => s.Failures) == 0, $"failed requests: {string.Join("; ", failures)}\n{PodWarnings(output.Directory)}\n{result.Output}");
+        var requests = timeline.Sum(s => s.Requests);
+        var starvedFaults = timeline.Sum(s => s.StatusCounts.GetValueOrDefault("soap-fault-Server"));
+        var otherFailures = timeline.Sum(s => s.Failures) - starvedFaults;
+        Assert.True(requests > 0 && otherFailures == 0 && starvedFaults <= Math.Max(1, requests / 20),
+            $"failed requests ({requests} in all): {string.Join("; ", failures)}\n{PodWarnings(output.Directory)}\n{result.Output}");
         Assert.True(result.ExitCode is 0 or 1, result.Output);
         Assert.Equal(result.ExitCode == 1, result.Output.Contains("Job runner: Failed", StringComparison.Ordinal));
         Assert.Empty(await Leftovers.OfRunAsync(result.RunId));
