@@ -44,7 +44,7 @@ packages="$(cd "$packages" && pwd)"
 
 # Outside the repository: the samples and the build settings a user's repository would have of its own (here ours).
 mkdir -p "$scratch/repo"
-cp -r "$root/samples" "$root/Directory.Build.props" "$root/Directory.Packages.props" "$root/global.json" "$root/.editorconfig" "$scratch/repo/"
+cp -r "$root/samples" "$root/Directory.Build.props" "$root/Directory.Build.targets" "$root/Directory.Packages.props" "$root/global.json" "$root/.editorconfig" "$scratch/repo/"
 find "$scratch/repo/samples" \( -name bin -o -name obj \) -type d -prune -exec rm -rf {} +
 cat > "$scratch/repo/NuGet.config" <<CONFIG
 <?xml version="1.0" encoding="utf-8"?>
