@@ -55,12 +55,15 @@ internal static class RuntimeRuns
     /// reason, no queue length and no count of threads. Starvation adjustments at seconds 20, 21, 22 and a cooperative
     /// blocking one at 30 (4 over 11 s).
     /// </summary>
-    public static SeriesInfo AdjustmentsOnly(List<SecondSample> samples, string mode = "custompool")
+    public static SeriesInfo AdjustmentsOnly(List<SecondSample> samples, string mode = "custompool") => AdjustmentsOnly(samples, mode, starved: true);
+
+    /// <summary>As <see cref="AdjustmentsOnly(List{SecondSample}, string)"/>, with no starvation adjustment when <paramref name="starved"/> is false: blocked waits alone.</summary>
+    public static SeriesInfo AdjustmentsOnly(List<SecondSample> samples, string mode, bool starved)
     {
         int starvation = 0, blocking = 0;
         for (var s = 0; s < Seconds; s++)
         {
-            starvation += s is 20 or 21 or 22 ? 1 : 0;
+            starvation += starved && s is 20 or 21 or 22 ? 1 : 0;
             blocking += s == 30 ? 1 : 0;
             var server = Server(mode);
             server[MetricNames.RuntimeThreadPoolThreads] = 10 + starvation + blocking;

@@ -54,7 +54,17 @@ public sealed class RuntimeStarvationTests
         Assert.Equal(4, runtime.StarvationThreads);
         Assert.Equal((20, 30), runtime.StarvationSpan);
         Assert.Null(runtime.QueuedSeconds);
-        Assert.Equal("ThreadPool starvation: 4 thread adjustments for starvation over 11 s; queue length not reported", runtime.Describe());
+        Assert.Equal("ThreadPool starvation: 4 thread adjustments for starvation and blocked waits over 11 s; queue length not reported", runtime.Describe());
+    }
+
+    [Fact]
+    public void Threads_added_only_for_blocked_waits_are_named_as_such()
+    {
+        var run = RuntimeRuns.Run(s => RuntimeRuns.AdjustmentsOnly(s, "custompool", starved: false));
+
+        var runtime = SeriesSummary.ForRun(run).Single().Runtime!;
+
+        Assert.Equal("ThreadPool starvation: 1 thread adjustment for blocked waits (cooperative blocking) over 1 s; queue length not reported", runtime.Describe());
     }
 
     [Fact]

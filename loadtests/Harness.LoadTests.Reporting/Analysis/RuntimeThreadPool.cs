@@ -130,9 +130,26 @@ internal sealed record RuntimeThreadPool
         }
 
         var what = FromAdjustments
-            ? $"{Format.Integer(threads)} thread adjustments for starvation"
-            : $"{Format.Integer(threads)} {(threads == 1 ? "thread" : "threads")} injected for starvation";
+            ? $"{Format.Integer(threads)} {(threads == 1 ? "thread adjustment" : "thread adjustments")} {Cause()}"
+            : $"{Format.Integer(threads)} {(threads == 1 ? "thread" : "threads")} injected {Cause()}";
         return $"ThreadPool starvation: {what} over {Format.Integer(StarvationSeconds)} s; {queue}";
+    }
+
+    /// <summary>
+    /// Which of the two reasons added the threads, as the adjustments by reason say: a pool where no work item started
+    /// for a while ("for starvation"), or one told of a thread blocked on a task ("for blocked waits": the runtime's
+    /// cooperative blocking, e.g. <c>.Result</c> on a ThreadPool thread). "for starvation" when the reasons were not reported.
+    /// </summary>
+    private string Cause()
+    {
+        var starvation = AdjustmentsByReason.Any(r => r.Key == "starvation" && r.Value > 0);
+        var blocking = AdjustmentsByReason.Any(r => r.Key == "cooperative_blocking" && r.Value > 0);
+        return (starvation, blocking) switch
+        {
+            (false, true) => "for blocked waits (cooperative blocking)",
+            (true, true) => "for starvation and blocked waits",
+            _ => "for starvation",
+        };
     }
 
     /// <summary>True for a key the runtime part of the contract names (the ThreadPool's, the lock contentions').</summary>
