@@ -21,7 +21,10 @@ internal static class RuntimeRuns
     /// seconds 10–45 and one more at 50: 37 threads over 41 s. The queue holds 5 items in seconds 12–49 (38 s) and
     /// during the warm-up. The thread count is 8 plus the threads injected; a climbing move every 10 s.
     /// </summary>
-    public static SeriesInfo Starved(List<SecondSample> samples, string mode = "threadpool")
+    public static SeriesInfo Starved(List<SecondSample> samples, string mode = "threadpool") => Starved(samples, mode, "starvation");
+
+    /// <summary>As <see cref="Starved(List{SecondSample}, string)"/>, with the injections' adjustments under <paramref name="reason"/>.</summary>
+    public static SeriesInfo Starved(List<SecondSample> samples, string mode, string reason)
     {
         var injected = 0;
         for (var s = 0; s < Seconds; s++)
@@ -29,7 +32,7 @@ internal static class RuntimeRuns
             injected += s is >= 1 and <= 3 or (>= 10 and <= 45) or 50 ? 1 : 0;
             var queue = s < WarmUpSeconds || s is >= 12 and <= 49 ? 5 : 0;
             var server = Runtime(8 + injected, queue, starvationThreads: injected);
-            server[Adjustments("starvation")] = injected;
+            server[Adjustments(reason)] = injected;
             server[Adjustments("climbing_move")] = s / 10;
             samples.Add(Second(s, server));
         }

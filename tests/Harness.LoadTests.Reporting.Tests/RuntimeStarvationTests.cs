@@ -58,6 +58,17 @@ public sealed class RuntimeStarvationTests
     }
 
     [Fact]
+    public void Goal_raises_for_blocked_waits_are_not_called_threads_injected()
+    {
+        // A blocked wait raises the pool's goal and its end lowers it: the raises summed are no count of threads.
+        var run = RuntimeRuns.Run(s => RuntimeRuns.Starved(s, "threadpool", "cooperative_blocking"));
+
+        var runtime = SeriesSummary.ForRun(run).Single().Runtime!;
+
+        Assert.Equal("ThreadPool starvation: thread goal raised by 37 for blocked waits (cooperative blocking) over 41 s; work waited in the queue 38 s", runtime.Describe());
+    }
+
+    [Fact]
     public void Threads_added_only_for_blocked_waits_are_named_as_such()
     {
         var run = RuntimeRuns.Run(s => RuntimeRuns.AdjustmentsOnly(s, "custompool", starved: false));

@@ -129,9 +129,14 @@ internal sealed record RuntimeThreadPool
             return QueuedSeconds is > 0 ? $"no ThreadPool starvation; {queue}" : "no ThreadPool starvation";
         }
 
+        var cause = Cause();
         var what = FromAdjustments
-            ? $"{Format.Integer(threads)} {(threads == 1 ? "thread adjustment" : "thread adjustments")} {Cause()}"
-            : $"{Format.Integer(threads)} {(threads == 1 ? "thread" : "threads")} injected {Cause()}";
+            ? $"{Format.Integer(threads)} {(threads == 1 ? "thread adjustment" : "thread adjustments")} {cause}"
+            : cause == ForStarvation
+                ? $"{Format.Integer(threads)} {(threads == 1 ? "thread" : "threads")} injected {cause}"
+                // A blocked wait raises the goal and its end lowers it again, so the raises summed can exceed the
+                // threads the pool ever had: say what was counted.
+                : $"thread goal raised by {Format.Integer(threads)} {cause}";
         return $"ThreadPool starvation: {what} over {Format.Integer(StarvationSeconds)} s; {queue}";
     }
 
@@ -140,6 +145,8 @@ internal sealed record RuntimeThreadPool
     /// for a while ("for starvation"), or one told of a thread blocked on a task ("for blocked waits": the runtime's
     /// cooperative blocking, e.g. <c>.Result</c> on a ThreadPool thread). "for starvation" when the reasons were not reported.
     /// </summary>
+    private const string ForStarvation = "for starvation";
+
     private string Cause()
     {
         var starvation = AdjustmentsByReason.Any(r => r.Key == "starvation" && r.Value > 0);
@@ -148,7 +155,7 @@ internal sealed record RuntimeThreadPool
         {
             (false, true) => "for blocked waits (cooperative blocking)",
             (true, true) => "for starvation and blocked waits",
-            _ => "for starvation",
+            _ => ForStarvation,
         };
     }
 
