@@ -39,6 +39,12 @@ public static partial class MetricNames
     public const string ReasonLabel = "reason";
 
     /// <summary>
+    /// The adjustment reasons that mean work waited for a thread, whose added threads
+    /// <see cref="RuntimeThreadPoolStarvationThreadsTotal"/> counts and the starvation verdict reads.
+    /// </summary>
+    public static readonly IReadOnlyList<string> StarvationAdjustmentReasons = ["starvation", "cooperative_blocking"];
+
+    /// <summary>
     /// The adjustment reasons the runtime reports (its <c>ThreadAdjustmentReasonMap</c>, in order 0–8), as label values.
     /// </summary>
     public static readonly IReadOnlyList<string> AdjustmentReasons =

@@ -18,9 +18,6 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// </remarks>
 internal sealed record RuntimeThreadPool
 {
-    /// <summary>The reasons whose thread adjustments mean work waited for a thread (<see cref="MetricNames.AdjustmentReasons"/>).</summary>
-    public static readonly IReadOnlyList<string> StarvationReasons = ["starvation", "cooperative_blocking"];
-
     /// <summary>Measured seconds that carried any runtime ThreadPool figure.</summary>
     public required int Seconds { get; init; }
 
@@ -88,8 +85,8 @@ internal sealed record RuntimeThreadPool
         var byReason = reasons.ToDictionary(r => r, r => Steps(series, ordered, s => ReasonValue(s, r)), StringComparer.Ordinal);
 
         var starvationThreads = Steps(series, ordered, s => ServerMetrics.Value(s.Server, MetricNames.RuntimeThreadPoolStarvationThreadsTotal));
-        var fromAdjustments = starvationThreads.Count == 0 && StarvationReasons.Any(byReason.ContainsKey);
-        var injections = fromAdjustments ? [.. StarvationReasons.Where(byReason.ContainsKey).SelectMany(r => byReason[r])] : starvationThreads;
+        var fromAdjustments = starvationThreads.Count == 0 && MetricNames.StarvationAdjustmentReasons.Any(byReason.ContainsKey);
+        var injections = fromAdjustments ? [.. MetricNames.StarvationAdjustmentReasons.Where(byReason.ContainsKey).SelectMany(r => byReason[r])] : starvationThreads;
         var reported = starvationThreads.Count > 0 || fromAdjustments;
         var injected = injections.Where(i => i.Increase > 0).Select(i => i.Second).ToList();
 

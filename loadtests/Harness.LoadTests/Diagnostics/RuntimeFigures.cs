@@ -21,9 +21,6 @@ internal sealed class RuntimeFigures
         ["dotnet.gc.last_collection.heap.size"] = MetricNames.GcHeapBytes,
     };
 
-    /// <summary>The reasons whose added threads are the runtime's own account of work waiting for a thread.</summary>
-    private static readonly HashSet<string> StarvationReasons = ["starvation", "cooperative_blocking"];
-
     /// <summary>Readings not yet taken that are kept: a few seconds' worth, more than the recorder still takes late.</summary>
     private const int MaxPendingCollections = 8;
 
@@ -120,7 +117,7 @@ internal sealed class RuntimeFigures
             if (reason >= 0 && reason < _adjustments.Length)
             {
                 _adjustments[reason]++;
-                if (StarvationReasons.Contains(MetricNames.AdjustmentReasons[reason]) && previous is { } before && newThreadCount > before)
+                if (MetricNames.StarvationAdjustmentReasons.Contains(MetricNames.AdjustmentReasons[reason]) && previous is { } before && newThreadCount > before)
                 {
                     _starvationThreads += newThreadCount - before;
                 }
