@@ -34,11 +34,7 @@ if [[ -z $packages ]]; then
   packages="$scratch/packages"
   "$root/scripts/pack.sh" --no-build --output "$packages" --version "$version" >/dev/null
 else
-  if ! compgen -G "$packages/Harness.LoadTests.[0-9]*.nupkg" >/dev/null; then
-    echo "error: --packages $packages holds no Harness.LoadTests package; make them with scripts/pack.sh --output $packages" >&2
-    exit 2
-  fi
-  version="$(ls "$packages"/Harness.LoadTests.[0-9]*.nupkg | sed 's/.*Harness\.LoadTests\.//; s/\.nupkg$//' | sort -V | tail -n 1)"
+  version="$(packed_version "$packages" Harness.LoadTests)"
 fi
 packages="$(cd "$packages" && pwd)"
 

@@ -38,11 +38,7 @@ if [[ -z $packages ]]; then
   dotnet pack "$root/loadtests/Harness.Cli/Harness.Cli.csproj" -c Release --no-build --nologo -v quiet \
     --output "$packages" -p:Version="$version" >/dev/null
 else
-  if ! compgen -G "$packages/Harness.Cli.[0-9]*.nupkg" >/dev/null; then
-    echo "error: --packages $packages holds no Harness.Cli package; make them with scripts/pack.sh --output $packages" >&2
-    exit 2
-  fi
-  version="$(ls "$packages"/Harness.Cli.[0-9]*.nupkg | sed 's/.*Harness\.Cli\.//; s/\.nupkg$//' | sort -V | tail -n 1)"
+  version="$(packed_version "$packages" Harness.Cli)"
 fi
 packages="$(cd "$packages" && pwd)"
 size="$(du -k "$packages/Harness.Cli.$version.nupkg" | cut -f1)"

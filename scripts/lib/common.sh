@@ -4,6 +4,8 @@
 #   die MESSAGE [CODE]          prints "error: MESSAGE" on stderr and exits CODE (default 1; 2 is bad usage)
 #   whole_number OPTION VALUE   exits 2 naming OPTION unless VALUE is a whole number of 1 or more
 #   require_docker              exits 1 unless a Docker engine answers
+#   packed_version DIR ID       prints the newest version of package ID among DIR's .nupkg files; exits 2, naming
+#                               scripts/pack.sh, when DIR holds none
 #   build_release PROJECT [ARG…] builds PROJECT (Release, warnings as errors) quietly; a failed build prints its log
 #                               and returns 1
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -26,6 +28,13 @@ free_ports() {
     fi
   done
   die "no $count free loopback ports in a row found" 5
+}
+
+packed_version() {
+  local dir=$1 id=$2
+  compgen -G "$dir/$id.[0-9]*.nupkg" >/dev/null ||
+    die "--packages $dir holds no $id package; make them with scripts/pack.sh --output $dir" 2
+  ls "$dir/$id".[0-9]*.nupkg | sed "s/.*${id//./\\.}\\.//; s/\\.nupkg\$//" | sort -V | tail -n 1
 }
 
 whole_number() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || die "$1 '$2': takes a whole number of 1 or more." 2; }
