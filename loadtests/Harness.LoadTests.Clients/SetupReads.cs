@@ -1,4 +1,4 @@
-using System.Globalization;
+using Harness.LoadTests.Shared;
 
 namespace Harness.LoadTests.Clients;
 
@@ -17,15 +17,5 @@ internal static class SetupReads
     public const string MaxBytesText = "16 MiB";
 
     /// <summary>The time bound as the refusals write it: <c>--timeout 3s</c>, <c>--timeout 250ms</c>, <c>--timeout 2m</c>.</summary>
-    /// <remarks>
-    /// In the whole unit that measures it exactly, as the runner writes a duration option back (its profiles'
-    /// DurationJsonConverter); written here because the clients reference nothing of the runner.
-    /// </remarks>
-    public static string TimeoutText(TimeSpan timeout) => $"--timeout {DurationText(timeout)}";
-
-    internal static string DurationText(TimeSpan value) =>
-        value.TotalMilliseconds % 1000 != 0 ? $"{value.TotalMilliseconds.ToString(CultureInfo.InvariantCulture)}ms"
-        : value.TotalSeconds % 60 != 0 || value.TotalSeconds < 60 ? $"{value.TotalSeconds.ToString(CultureInfo.InvariantCulture)}s"
-        : value.TotalMinutes % 60 != 0 || value.TotalMinutes < 60 ? $"{value.TotalMinutes.ToString(CultureInfo.InvariantCulture)}m"
-        : $"{value.TotalHours.ToString(CultureInfo.InvariantCulture)}h";
+    public static string TimeoutText(TimeSpan timeout) => $"--timeout {DurationText.Format(timeout)}";
 }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Serialization;
+using Harness.LoadTests.Shared;
 
 namespace Harness.LoadTests.Profiles;
 
@@ -42,9 +43,5 @@ internal sealed class DurationJsonConverter : JsonConverter<TimeSpan>
         return TimeSpan.TryParse(text, CultureInfo.InvariantCulture, out value) && value >= TimeSpan.Zero;
     }
 
-    public static string Format(TimeSpan value) =>
-        value.TotalMilliseconds % 1000 != 0 ? $"{value.TotalMilliseconds.ToString(CultureInfo.InvariantCulture)}ms"
-        : value.TotalSeconds % 60 != 0 || value.TotalSeconds < 60 ? $"{value.TotalSeconds.ToString(CultureInfo.InvariantCulture)}s"
-        : value.TotalMinutes % 60 != 0 || value.TotalMinutes < 60 ? $"{value.TotalMinutes.ToString(CultureInfo.InvariantCulture)}m"
-        : $"{value.TotalHours.ToString(CultureInfo.InvariantCulture)}h";
+    public static string Format(TimeSpan value) => DurationText.Format(value);
 }
