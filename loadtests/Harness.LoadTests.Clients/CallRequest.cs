@@ -12,6 +12,7 @@ namespace Harness.LoadTests.Clients;
 /// <param name="Template">The request: <c>--data</c>'s JSON, or <c>--envelope</c>'s XML.</param>
 /// <param name="Metadata">Headers of every call (<c>--metadata</c>): gRPC metadata, or HTTP headers for SOAP.</param>
 /// <param name="Envelope">The <c>--envelope</c> file, whose text is <paramref name="Template"/>; null: build from the WSDL.</param>
+/// <param name="StreamInterval">gRPC client-streaming and bidirectional calls: the wait between two request messages (<c>--stream-interval</c>).</param>
 public sealed record CallRequest(
     string Stack,
     string Call,
@@ -23,7 +24,8 @@ public sealed record CallRequest(
     string? Wsdl = null,
     string? Envelope = null,
     string? SoapAction = null,
-    bool ShowReply = false)
+    bool ShowReply = false,
+    TimeSpan StreamInterval = default)
 {
     /// <summary>The method's or operation's name in series ids and reports: <c>SayHello</c> → <c>say-hello</c>, as the harness's own <c>call-third-party</c>.</summary>
     public string ShortName => Kebab(Call[(Call.LastIndexOf('/') + 1)..]);

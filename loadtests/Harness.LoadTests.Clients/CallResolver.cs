@@ -59,14 +59,32 @@ public static class CallResolver
             method = await ReflectionSource.FindAsync(channel.CreateCallInvoker(), address, request.Call, headers, timeout, cancellationToken);
         }
 
+        if (!method.StreamsRequests && request.Template.Text.TrimStart().StartsWith('['))
+        {
+            throw new CallSetupException(
+                $"--data is a JSON array, a stream of messages, but {request.Call} is {method.Shape} and takes one {method.Input.FullName}: give one JSON object. "
+                + "An array is for client-streaming and bidirectional methods.");
+        }
+
         var writer = new ProtoJsonWriter(method.Registry);
-        var body = new RequestBody(request.Template, json => Fits(() => writer.Encode(method.Input, json), $"--data does not fit {method.Input.FullName}"));
-        var parameters = Parameters(request, ("descriptors", method.Source));
+        var body = new RequestBody(
+            request.Template,
+            json => Fits(() => method.StreamsRequests ? writer.EncodeStream(method.Input, json) : writer.Encode(method.Input, json), $"--data does not fit {method.Input.FullName}"));
+        var parameters = Parameters(request, ("descriptors", method.Source), ("shape", method.Shape));
+        if (request.StreamInterval > TimeSpan.Zero)
+        {
+            parameters["streamInterval"] = $"{request.StreamInterval.TotalMilliseconds:0.###}ms";
+        }
+
         return new CallPlan(
-            $"{request.Call} ({method.Input.FullName} → {method.Output.FullName}, described by {method.Source})",
+            $"{request.Call} ({method.Shape}{(method.StreamsRequests ? " stream of" : "")} {method.Input.FullName} → "
+                + $"{(method.Type is MethodType.ServerStreaming or MethodType.DuplexStreaming ? "stream of " : "")}{method.Output.FullName}, described by {method.Source})",
             body,
             parameters,
-            (target, callTimeout, _) => new GrpcCallClient(target, method.Service, method.Name, headers, callTimeout, maxMessageSize, tls),
+            method.Type == MethodType.Unary
+                ? (target, callTimeout, _) => new GrpcCallClient(target, method.Service, method.Name, headers, callTimeout, maxMessageSize, tls)
+                : (target, callTimeout, _) => new GrpcStreamingCallClient(
+                    target, method.Service, method.Name, method.Type, headers, callTimeout, maxMessageSize, tls, request.StreamInterval),
             (reply, ct) => ProtoFiles.DecodeAsync(method, reply, ct));
     }
 

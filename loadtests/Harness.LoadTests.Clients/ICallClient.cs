@@ -16,7 +16,8 @@ public interface ICallClient : IDisposable
 /// From the gRPC trailer <c>harness-server-time-ms</c> (Harness.Metrics' ServerTimeTrailer), which our gRPC service and
 /// any service that adopted Harness.Scheduling.AspNetCore send; null for SOAP and for a target that sends none.
 /// </param>
-public sealed record CallReply(byte[] Body, TimeSpan? ServerTime = null);
+/// <param name="Stream">A streaming call's messages; <paramref name="Body"/> is then its first reply message (empty when none came). Null for a unary call.</param>
+public sealed record CallReply(byte[] Body, TimeSpan? ServerTime = null, CallStream? Stream = null);
 
 /// <summary>A reply that reported a failure, counted under <see cref="Status"/> (<c>soap-fault-Client</c>, <c>http-503</c>).</summary>
 public sealed class CallFailedException(string status, string message) : Exception(message)

@@ -6,6 +6,7 @@ namespace Harness.LoadTests.Engine;
 /// <param name="Latency">From <paramref name="StartedAt"/> to completion.</param>
 /// <param name="ServerTime">The server's own execution time from the step's <see cref="StepResult.ServerTime"/>;
 /// null when the request failed or the reply did not say.</param>
+/// <param name="Stream">A successful streaming call's messages, from the step's <see cref="StepResult.Stream"/>; else null.</param>
 public readonly record struct RequestSample(
     string Scenario,
     TimeSpan StartedAt,
@@ -13,7 +14,8 @@ public readonly record struct RequestSample(
     TimeSpan Latency,
     bool IsSuccess,
     string? StatusCode,
-    TimeSpan? ServerTime)
+    TimeSpan? ServerTime,
+    StreamFigures? Stream = null)
 {
     /// <summary>When the request ended, on the scenario's clock.</summary>
     public TimeSpan CompletedAt => StartedAt + Latency;

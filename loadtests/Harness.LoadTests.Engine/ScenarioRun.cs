@@ -168,7 +168,8 @@ internal sealed class ScenarioRun
             Stopwatch.GetElapsedTime(startTimestamp, endTimestamp),
             result.IsSuccess,
             result.StatusCode,
-            result.IsSuccess ? result.ServerTime : null));
+            result.IsSuccess ? result.ServerTime : null,
+            result.IsSuccess ? result.Stream : null));
         return result;
     }
 

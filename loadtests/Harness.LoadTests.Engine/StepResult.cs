@@ -17,6 +17,12 @@ public readonly record struct StepResult(bool IsSuccess, string? StatusCode)
     /// </summary>
     public bool IsConnectionFailure { get; init; }
 
+    /// <summary>
+    /// A streaming call's messages (<see cref="StreamClock"/>); the engine copies them into the request's
+    /// <see cref="RequestSample.Stream"/> when the request succeeded. Null for a unary call.
+    /// </summary>
+    public StreamFigures? Stream { get; init; }
+
     /// <summary>The request succeeded; <paramref name="serverTime"/> is the server's own time for it when its reply says.</summary>
     public static StepResult Ok(TimeSpan? serverTime = null) => new(true, null) { ServerTime = serverTime };
 

@@ -191,8 +191,8 @@ public static class RawRunReader
     {
         _ when sample.Latency.TotalCount != sample.Requests => $"latency holds {sample.Latency.TotalCount} values for {sample.Requests} requests.",
         _ when sample.IntendedLatency is { } intended && intended.TotalCount > sample.Requests => "intendedLatency holds more values than requests.",
-        { FailureLatency: not null } or { ServerTime: not null } or { QueueTime: not null } or { SuccessCounts: not null } =>
-            "failureLatency, serverTime, queueTime and successCounts belong to format 3, not to this format 2 run.",
+        { FailureLatency: not null } or { ServerTime: not null } or { QueueTime: not null } or { SuccessCounts: not null } or { Stream: not null } =>
+            "failureLatency, serverTime, queueTime, successCounts and stream belong to format 3, not to this format 2 run.",
         _ => null,
     };
 
@@ -210,9 +210,20 @@ public static class RawRunReader
             _ when sample.ServerTime is { } server && server.TotalCount > successes => "serverTime holds more values than successful requests.",
             _ when (sample.QueueTime?.TotalCount ?? 0) != (sample.ServerTime?.TotalCount ?? 0) => "queueTime and serverTime hold different numbers of values.",
             _ when sample.SuccessCounts is { } ok && ok.Values.Sum() != successes => $"successCounts add up to {ok.Values.Sum()}, not the {successes} successful requests.",
+            _ when sample.Stream is { } stream => StreamProblem(stream, successes),
             _ => null,
         };
     }
+
+    private static string? StreamProblem(StreamSample stream, long successes) => stream switch
+    {
+        { FirstMessage: null } or { MessageGap: null } => "stream needs firstMessage and messageGap.",
+        { Calls: < 0 } or { MessagesSent: < 0 } or { MessagesReceived: < 0 } => "stream has a negative count.",
+        _ when stream.Calls > successes => $"stream counts {stream.Calls} calls among {successes} successful requests.",
+        _ when stream.FirstMessage.TotalCount > stream.Calls => "stream.firstMessage holds more values than calls.",
+        _ when stream.MessageGap.TotalCount > stream.MessagesReceived => "stream.messageGap holds more values than messages received.",
+        _ => null,
+    };
 
     private static RunEvent ParseEvent(ReadOnlyMemory<byte> line, string path, int number)
     {

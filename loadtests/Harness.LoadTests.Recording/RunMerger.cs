@@ -114,6 +114,7 @@ public static class RunMerger
         var successCounts = samples.All(s => s.SuccessCounts is not null) ? new Dictionary<string, long>(StringComparer.Ordinal) : null;
         var latency = new LatencyHistogram();
         LatencyHistogram? intended = null, failed = null, serverTime = null, queueTime = null;
+        StreamSample? stream = null;
         var (users, requests, failures) = (0, 0L, 0L);
         foreach (var sample in samples)
         {
@@ -138,6 +139,7 @@ public static class RunMerger
             AddPresent(ref failed, sample.FailureLatency);
             AddPresent(ref serverTime, sample.ServerTime);
             AddPresent(ref queueTime, sample.QueueTime);
+            stream = AddStream(stream, sample.Stream);
         }
 
         // The target's counters come from the agent that scraped them (the lead); every agent samples itself
@@ -149,7 +151,23 @@ public static class RunMerger
         failed?.Compact();
         serverTime?.Compact();
         queueTime?.Compact();
-        return new SecondSample(second, users, requests, failures, statusCounts, latency, intended, server, failed, serverTime, queueTime, successCounts);
+        stream?.FirstMessage.Compact();
+        stream?.MessageGap.Compact();
+        return new SecondSample(second, users, requests, failures, statusCounts, latency, intended, server, failed, serverTime, queueTime, successCounts, stream);
+    }
+
+    // The sum of the streams' figures present; null when none is.
+    private static StreamSample? AddStream(StreamSample? sum, StreamSample? stream)
+    {
+        if (stream is null)
+        {
+            return sum;
+        }
+
+        sum ??= new StreamSample(0, 0, 0, new LatencyHistogram(), new LatencyHistogram());
+        sum.FirstMessage.Add(stream.FirstMessage);
+        sum.MessageGap.Add(stream.MessageGap);
+        return sum with { Calls = sum.Calls + stream.Calls, MessagesSent = sum.MessagesSent + stream.MessagesSent, MessagesReceived = sum.MessagesReceived + stream.MessagesReceived };
     }
 
     // The sum of the histograms present; null when none is.

@@ -102,6 +102,7 @@ public sealed record MachineInfo(int ProcessorCount, string OperatingSystem, str
 /// <param name="ServerTime">Format 3: the execution time the server reported for successful requests that carried one; else null.</param>
 /// <param name="QueueTime">Format 3: for the same requests, latency minus server time (queueing and transport), clamped at 0; else null.</param>
 /// <param name="SuccessCounts">Format 3: successful requests by the status they succeeded with (<c>OK</c> when the scenario gave none); sums to requests − failures. Null in files written before it was recorded.</param>
+/// <param name="Stream">Format 3: the streaming calls among the successful requests, and their messages; null when none streamed.</param>
 public sealed record SecondSample(
     int Second,
     int Users,
@@ -114,7 +115,19 @@ public sealed record SecondSample(
     LatencyHistogram? FailureLatency = null,
     LatencyHistogram? ServerTime = null,
     LatencyHistogram? QueueTime = null,
-    IReadOnlyDictionary<string, long>? SuccessCounts = null);
+    IReadOnlyDictionary<string, long>? SuccessCounts = null,
+    StreamSample? Stream = null);
+
+/// <summary>
+/// The successful streaming calls that ended in one second, and their messages. A call's messages are counted in the
+/// second it ended, as its latency is: a stream longer than a second is not spread over the seconds it ran.
+/// </summary>
+/// <param name="Calls">Streaming calls among the second's successful requests.</param>
+/// <param name="MessagesSent">Request messages those calls wrote.</param>
+/// <param name="MessagesReceived">Reply messages those calls read.</param>
+/// <param name="FirstMessage">Time to the first reply message, one value per call that received one.</param>
+/// <param name="MessageGap">Time between consecutive reply messages of one call (inter-message latency); empty when no call received two.</param>
+public sealed record StreamSample(long Calls, long MessagesSent, long MessagesReceived, LatencyHistogram FirstMessage, LatencyHistogram MessageGap);
 
 /// <summary>Something that happened during a run, marked on the report's timeline.</summary>
 /// <param name="AtSeconds">Seconds after the run's start.</param>

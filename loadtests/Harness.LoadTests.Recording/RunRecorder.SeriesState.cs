@@ -44,10 +44,37 @@ public sealed partial class RunRecorder
         public LatencyHistogram? ServerTime;
         public LatencyHistogram? QueueTime;
         public Dictionary<string, double>? Server;
+        public StreamBuilder? Stream;
 
-        public void CountSuccess(string status) => Count(SuccessCounts ??= new Dictionary<string, long>(StringComparer.Ordinal), status);
+        public void Success(TimeSpan latency, TimeSpan? latencyFromIntendedStart, string status, TimeSpan? serverTime, StreamCall? stream)
+        {
+            Requests++;
+            Latency.Record(latency);
+            Count(SuccessCounts ??= new Dictionary<string, long>(StringComparer.Ordinal), status);
+            if (latencyFromIntendedStart is { } intended)
+            {
+                (IntendedLatency ??= new LatencyHistogram()).Record(intended);
+            }
 
-        public void CountFailure(string status) => Count(StatusCounts ??= new Dictionary<string, long>(StringComparer.Ordinal), status);
+            if (serverTime is { } execution)
+            {
+                (ServerTime ??= new LatencyHistogram()).Record(execution);
+                (QueueTime ??= new LatencyHistogram()).Record(latency > execution ? latency - execution : TimeSpan.Zero);
+            }
+
+            if (stream is not null)
+            {
+                (Stream ??= new StreamBuilder()).Add(stream);
+            }
+        }
+
+        public void Failure(TimeSpan latency, string status)
+        {
+            Requests++;
+            Failures++;
+            (FailureLatency ??= new LatencyHistogram()).Record(latency);
+            Count(StatusCounts ??= new Dictionary<string, long>(StringComparer.Ordinal), status);
+        }
 
         public SecondSample ToSample(int second)
         {
@@ -59,11 +86,43 @@ public sealed partial class RunRecorder
             QueueTime?.Compact();
             return new(
                 second, Users, Requests, Failures, StatusCounts ?? NoStatus, Latency, IntendedLatency, Server ?? NoServer,
-                FailureLatency, ServerTime, QueueTime, SuccessCounts);
+                FailureLatency, ServerTime, QueueTime, SuccessCounts, Stream?.ToSample());
         }
 
         // One lookup per request (this is on every request's path), not a read and a write.
         private static void Count(Dictionary<string, long> counts, string status) =>
             CollectionsMarshal.GetValueRefOrAddDefault(counts, status, out _)++;
+    }
+
+    private sealed class StreamBuilder
+    {
+        public long Calls;
+        public long MessagesSent;
+        public long MessagesReceived;
+        public readonly LatencyHistogram FirstMessage = new();
+        public readonly LatencyHistogram MessageGap = new();
+
+        public void Add(StreamCall call)
+        {
+            Calls++;
+            MessagesSent += call.MessagesSent;
+            MessagesReceived += call.MessagesReceived;
+            if (call.FirstMessage is { } first)
+            {
+                FirstMessage.Record(first);
+            }
+
+            foreach (var gap in call.MessageGaps)
+            {
+                MessageGap.Record(gap);
+            }
+        }
+
+        public StreamSample ToSample()
+        {
+            FirstMessage.Compact();
+            MessageGap.Compact();
+            return new(Calls, MessagesSent, MessagesReceived, FirstMessage, MessageGap);
+        }
     }
 }

@@ -121,9 +121,10 @@ public sealed partial class RunRecorder : IDisposable
     /// succeeded with (<see cref="SuccessStatus"/> when null), counted in <see cref="SecondSample.SuccessCounts"/>.
     /// </param>
     /// <param name="serverTime">The execution time the server reported for a successful request, or null; ignored on failure.</param>
+    /// <param name="stream">A successful streaming call's messages, or null for a unary call; ignored on failure (<see cref="StreamSample"/>).</param>
     public void RecordRequest(
         string seriesId, TimeSpan completedAt, TimeSpan latency, TimeSpan? latencyFromIntendedStart, bool isSuccess, string? statusCode,
-        TimeSpan? serverTime = null)
+        TimeSpan? serverTime = null, StreamCall? stream = null)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(completedAt, TimeSpan.Zero);
         ArgumentOutOfRangeException.ThrowIfLessThan(latency, TimeSpan.Zero);
@@ -137,6 +138,8 @@ public sealed partial class RunRecorder : IDisposable
             throw new ArgumentOutOfRangeException(nameof(serverTime), serverTime, "Server time cannot be negative.");
         }
 
+        stream?.Validate();
+
         var series = Series(seriesId);
         var second = ToSecond(completedAt);
         lock (series.Gate)
@@ -149,27 +152,13 @@ public sealed partial class RunRecorder : IDisposable
             }
 
             var builder = series.Open(second);
-            builder.Requests++;
             if (isSuccess)
             {
-                builder.Latency.Record(latency);
-                builder.CountSuccess(statusCode ?? SuccessStatus);
-                if (latencyFromIntendedStart is { } intended)
-                {
-                    (builder.IntendedLatency ??= new LatencyHistogram()).Record(intended);
-                }
-
-                if (serverTime is { } execution)
-                {
-                    (builder.ServerTime ??= new LatencyHistogram()).Record(execution);
-                    (builder.QueueTime ??= new LatencyHistogram()).Record(latency > execution ? latency - execution : TimeSpan.Zero);
-                }
+                builder.Success(latency, latencyFromIntendedStart, statusCode ?? SuccessStatus, serverTime, stream);
             }
             else
             {
-                builder.Failures++;
-                (builder.FailureLatency ??= new LatencyHistogram()).Record(latency);
-                builder.CountFailure(statusCode ?? UnknownStatus);
+                builder.Failure(latency, statusCode ?? UnknownStatus);
             }
         }
     }

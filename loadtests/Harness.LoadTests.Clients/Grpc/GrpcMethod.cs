@@ -1,13 +1,27 @@
+using Grpc.Core;
 using Google.Protobuf;
 using Google.Protobuf.Reflection;
 
 namespace Harness.LoadTests.Clients.Grpc;
 
-/// <summary>A unary method as its descriptors give it: where to send, and the request's and reply's types.</summary>
+/// <summary>A method as its descriptors give it: where to send, its shape (unary or streaming), and the request's and reply's types.</summary>
 /// <param name="Source">Where the descriptors came from, for the report: <c>server reflection (grpc.reflection.v1)</c>, <c>--proto greeter.proto</c>.</param>
 /// <param name="Files">Every file of the descriptors, its imports first: what <c>--show-reply</c> decodes the reply with.</param>
-internal sealed record GrpcMethod(string Service, string Name, MessageDescriptor Input, MessageDescriptor Output, TypeRegistry Registry, string Source, IReadOnlyList<ByteString> Files)
+internal sealed record GrpcMethod(
+    string Service, string Name, MethodType Type, MessageDescriptor Input, MessageDescriptor Output, TypeRegistry Registry, string Source, IReadOnlyList<ByteString> Files)
 {
+    /// <summary>True when a call writes a stream of requests (client-streaming, bidirectional): <c>--data</c> may then be an array of them.</summary>
+    public bool StreamsRequests => Type is MethodType.ClientStreaming or MethodType.DuplexStreaming;
+
+    /// <summary>The shape as the docs and the report name it: <c>unary</c>, <c>server-streaming</c>, <c>client-streaming</c>, <c>bidirectional</c>.</summary>
+    public string Shape => Type switch
+    {
+        MethodType.ServerStreaming => "server-streaming",
+        MethodType.ClientStreaming => "client-streaming",
+        MethodType.DuplexStreaming => "bidirectional",
+        _ => "unary",
+    };
+
     /// <summary>Splits <c>package.Service/Method</c>.</summary>
     /// <exception cref="CallSetupException">Not of that form.</exception>
     public static (string Service, string Method) Split(string call)
@@ -21,7 +35,7 @@ internal sealed record GrpcMethod(string Service, string Name, MessageDescriptor
     /// <summary>Finds <paramref name="call"/> among the files of a descriptor set (serialized <c>FileDescriptorProto</c>s, in any order).</summary>
     /// <exception cref="CallSetupException">
     /// The files do not build (an import is missing), or define no such service (the message lists those they do) or
-    /// method (it lists the service's methods), or the method streams.
+    /// method (it lists the service's methods).
     /// </exception>
     public static GrpcMethod Find(IEnumerable<ByteString> files, string call, string source)
     {
@@ -44,13 +58,14 @@ internal sealed record GrpcMethod(string Service, string Name, MessageDescriptor
         var method = service.FindMethodByName(methodName)
             ?? throw new CallSetupException(
                 $"--call '{call}': {serviceName} has no method {methodName}; its methods are {Listed(service.Methods.Select(m => m.Name))}.");
-        if (method.IsClientStreaming || method.IsServerStreaming)
+        var type = (method.IsClientStreaming, method.IsServerStreaming) switch
         {
-            throw new CallSetupException(
-                $"--call '{call}' is a {(method.IsClientStreaming ? method.IsServerStreaming ? "bidirectional" : "client" : "server")}-streaming method; only unary methods can be loaded. Unary methods of {serviceName}: {Listed(service.Methods.Where(m => !m.IsClientStreaming && !m.IsServerStreaming).Select(m => m.Name))}.");
-        }
-
-        return new GrpcMethod(serviceName, methodName, method.InputType, method.OutputType, TypeRegistry.FromFiles([.. built]), source, ordered);
+            (true, true) => MethodType.DuplexStreaming,
+            (true, false) => MethodType.ClientStreaming,
+            (false, true) => MethodType.ServerStreaming,
+            _ => MethodType.Unary,
+        };
+        return new GrpcMethod(serviceName, methodName, type, method.InputType, method.OutputType, TypeRegistry.FromFiles([.. built]), source, ordered);
     }
 
     /// <summary>The set's files, each after the files it imports (what BuildFromByteStrings needs), duplicates dropped.</summary>

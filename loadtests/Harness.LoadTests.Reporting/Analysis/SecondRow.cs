@@ -16,6 +16,7 @@ namespace Harness.LoadTests.Reporting.Analysis;
 /// <param name="QueueTime">Their latency − server time (queueing and transport); null with <paramref name="ServerTime"/>.</param>
 /// <param name="RuntimeThreads">The ThreadPool's threads as the target's .NET runtime reported them (<c>dotnet_thread_pool_thread_count</c>).</param>
 /// <param name="RuntimeQueueLength">The ThreadPool's queue as the runtime reported it (<c>dotnet_thread_pool_queue_length</c>).</param>
+/// <param name="Stream">The streaming calls that ended in this second and their messages; null when none streamed.</param>
 internal sealed record SecondRow(
     int Second,
     int Users,
@@ -37,7 +38,8 @@ internal sealed record SecondRow(
     LatencyStats? ServerTime,
     LatencyStats? QueueTime,
     double? RuntimeThreads = null,
-    double? RuntimeQueueLength = null)
+    double? RuntimeQueueLength = null,
+    StreamSample? Stream = null)
 {
     /// <summary>Failures ÷ requests completed in this second, in %; null when none completed.</summary>
     public double? ErrorPercent => Requests == 0 ? null : 100.0 * Failures / Requests;
@@ -78,7 +80,8 @@ internal sealed record SecondRow(
                 sample.ServerTime is { TotalCount: > 0 } execution ? LatencyStats.From(execution) : null,
                 sample.QueueTime is { TotalCount: > 0 } queue ? LatencyStats.From(queue) : null,
                 ServerMetrics.Value(server, MetricNames.RuntimeThreadPoolThreads),
-                ServerMetrics.Value(server, MetricNames.RuntimeThreadPoolQueueLength)));
+                ServerMetrics.Value(server, MetricNames.RuntimeThreadPoolQueueLength),
+                sample.Stream));
             lastCpu = cpu is null ? lastCpu : (sample.Second, cpu.Value);
             lastSwitches = switches is null ? lastSwitches : (sample.Second, switches.Value);
             lastPeriods = periods is null ? lastPeriods : (sample.Second, periods.Value);

@@ -133,6 +133,9 @@ internal sealed record SeriesSummary
     /// <summary>The target's ThreadPool as its .NET runtime reported it, and the starvation verdict; null when the series has no runtime figures.</summary>
     public RuntimeThreadPool? Runtime { get; init; }
 
+    /// <summary>A streaming series' messages (time to first message, messages a second, inter-message latency); null when no call streamed.</summary>
+    public StreamMessages? Stream { get; init; }
+
     /// <summary>One per outage or fault window of the series (see <see cref="Recovery"/>).</summary>
     public required IReadOnlyList<Recovery> Recoveries { get; init; }
 
@@ -215,6 +218,7 @@ internal sealed record SeriesSummary
             Cpu = TargetCpu.From(ordered),
             Runner = RunnerLoad.From(samples, cores),
             Runtime = RuntimeThreadPool.From(series, ordered),
+            Stream = StreamMessages.From(samples, active),
             Recoveries = Recovery.For(EventWindows.For(series, events ?? []), samples),
             SoakSource = () => SoakTrend.From(series, samples),
             KneeSource = () => Analysis.Knee.Find(series, samples),

@@ -17,7 +17,8 @@ internal static class CsvReport
         "second,users,requests,failures,rps,mean_ms,p50_ms,p90_ms,p99_ms,max_ms,intended_mean_ms,intended_p99_ms,"
         + "os_threads,threadpool_threads,scheduler_threads,scheduler_busy_threads,queue_length,cpu_percent_of_one_core,context_switches_per_s,working_set_mb,container_cpu_throttled_percent,"
         + "failure_mean_ms,failure_p99_ms,warm_up,server_mean_ms,server_p99_ms,queue_mean_ms,queue_p99_ms,p99_9_ms,p99_99_ms,"
-        + "runtime_threadpool_threads,runtime_threadpool_queue_length";
+        + "runtime_threadpool_threads,runtime_threadpool_queue_length,"
+        + "stream_calls,messages_sent,messages_received,first_message_p50_ms,first_message_p99_ms,message_gap_p50_ms,message_gap_p99_ms";
 
     /// <param name="samples">The series' timeline.</param>
     /// <param name="warmUpSeconds">The series' <see cref="SeriesInfo.WarmUpSeconds"/>: its seconds before that are marked warm_up = 1.</param>
@@ -30,6 +31,8 @@ internal static class CsvReport
         {
             var hasLatency = r.Latency.Count > 0;
             var intended = r.Intended is { Count: > 0 } ? r.Intended : null;
+            var first = r.Stream is { FirstMessage.TotalCount: > 0 } ? LatencyStats.From(r.Stream.FirstMessage) : null;
+            var gap = r.Stream is { MessageGap.TotalCount: > 0 } ? LatencyStats.From(r.Stream.MessageGap) : null;
             string[] cells =
             [
                 r.Second.ToString(CultureInfo.InvariantCulture),
@@ -66,6 +69,13 @@ internal static class CsvReport
                 Format.Csv(hasLatency ? r.Latency.P9999Ms : null),
                 Format.Csv(r.RuntimeThreads),
                 Format.Csv(r.RuntimeQueueLength),
+                Format.Csv(r.Stream?.Calls),
+                Format.Csv(r.Stream?.MessagesSent),
+                Format.Csv(r.Stream?.MessagesReceived),
+                Format.Csv(first?.P50Ms),
+                Format.Csv(first?.P99Ms),
+                Format.Csv(gap?.P50Ms),
+                Format.Csv(gap?.P99Ms),
             ];
             csv.AppendJoin(',', cells).Append('\n');
         }

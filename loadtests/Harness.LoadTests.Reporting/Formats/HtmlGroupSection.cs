@@ -50,6 +50,7 @@ internal static class HtmlGroupSection
 
         AppendKnees(html, group, colors);
         RuntimeSection.AppendHtmlGroup(html, group, colors);
+        StreamSection.AppendHtmlGroup(html, group, colors);
         HtmlSummaryTable.AppendServerTime(html, group, colors);
         AppendRecoveries(html, group, colors);
         if (soak is not null)

@@ -182,6 +182,7 @@ internal static class MarkdownReport
         }
 
         RuntimeSection.AppendMarkdownGroup(md, group);
+        StreamSection.AppendMarkdownGroup(md, group);
         if (group.Rows.Any(r => r.Summary.ServerTime is not null))
         {
             md.AppendLine();

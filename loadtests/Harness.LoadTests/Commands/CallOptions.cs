@@ -3,17 +3,20 @@ using Harness.LoadTests.Clients;
 using Harness.LoadTests.Clients.Grpc;
 using Harness.LoadTests.Clients.Soap;
 using Harness.LoadTests.Common;
+using Harness.LoadTests.Profiles;
 using Harness.LoadTests.Targets;
 
 namespace Harness.LoadTests.Commands;
 
 /// <summary>
-/// <c>--call</c> and its companions: load any unary gRPC method or SOAP operation of a running service instead of the
+/// <c>--call</c> and its companions: load any gRPC method (unary or streaming) or SOAP operation of a running service instead of the
 /// harness's own two. Checked here for form (which options go together, the data template, the files); the call is
 /// resolved against the target (reflection, protoc, WSDL) by <see cref="CallResolver"/> once the options are bound.
 /// </summary>
 internal sealed class CallOptions
 {
+    private static readonly TimeSpan MaxStreamInterval = TimeSpan.FromMinutes(1);
+
     public Option<string?> Call { get; } = new("--call") { Description = "Load one method of a running service instead of the harness's operations: package.Service/Method for a grpc target, an operation name for a soap target; needs --target." };
 
     public Option<string?> Data { get; } = new("--data") { Description = $"--call's request as JSON (gRPC: the message in protobuf's JSON mapping; SOAP: the input element's children), with placeholders {CallTemplate.Placeholders}; default {{}}." };
@@ -38,6 +41,8 @@ internal sealed class CallOptions
 
     public Option<string?> SoapAction { get; } = new("--soap-action") { Description = "SOAP --call: the SOAPAction header (default the WSDL binding's for the operation; empty with --envelope)." };
 
+    public Option<string?> StreamInterval { get; } = new("--stream-interval") { Description = "gRPC --call of a client-streaming or bidirectional method: wait this long between two request messages of a call (ghz's --stream-interval), e.g. 10ms; at most 1m; default none." };
+
     public Option<bool> ShowReply { get; } = new("--show-reply") { Description = "--call: make one call before the load and print its reply (gRPC: decoded by protoc)." };
 
     public Option<string> SoapClient { get; } = new("--soap-client") { Description = $"The client of the harness's own SOAP operations: {string.Join(", ", SoapClients.All)}. lean (default): each envelope written once, posted with HttpClient, the reply read only for its status, fault code and times; wcf: the WCF client's full message stack, as a generated proxy calls. A soap --call is always sent the lean way.", DefaultValueFactory = _ => SoapClients.Lean };
@@ -46,7 +51,7 @@ internal sealed class CallOptions
 
     public IReadOnlyList<Option> All => [Call, Data, DataFile,
         DataFeed, DataFeedOrder,
-        Metadata, Proto, ImportPath, Protoset, Wsdl, Envelope, SoapAction, ShowReply, SoapClient, GrpcClient];
+        Metadata, Proto, ImportPath, Protoset, Wsdl, Envelope, SoapAction, StreamInterval, ShowReply, SoapClient, GrpcClient];
 
     /// <param name="targets">The run's <c>--target</c>s, whose stack the call is of.</param>
     /// <param name="operationsGiven">True when <c>--operations</c> was given (typed or from <c>--config</c>).</param>
@@ -79,7 +84,7 @@ internal sealed class CallOptions
         }
 
         var stack = stacks[0];
-        Option[] notForStack = stack == Stacks.Grpc ? [Wsdl, Envelope, SoapAction] : [Proto, ImportPath, Protoset];
+        Option[] notForStack = stack == Stacks.Grpc ? [Wsdl, Envelope, SoapAction] : [Proto, ImportPath, Protoset, StreamInterval];
         if (notForStack.FirstOrDefault(o => given.Contains(o.Name)) is { } misplaced)
         {
             throw new UsageException(stack == Stacks.Grpc
@@ -122,8 +127,15 @@ internal sealed class CallOptions
             parse.GetValue(Wsdl),
             envelope,
             parse.GetValue(SoapAction),
-            parse.GetValue(ShowReply));
+            parse.GetValue(ShowReply),
+            parse.GetValue(StreamInterval) is { } interval ? ParseStreamInterval(interval) : TimeSpan.Zero);
     }
+
+    /// <exception cref="UsageException">Not a duration from 0 to a minute.</exception>
+    private static TimeSpan ParseStreamInterval(string text) =>
+        !text.TrimStart().StartsWith('-') && DurationJsonConverter.TryParse(text, out var interval) && interval <= MaxStreamInterval
+            ? interval
+            : throw new UsageException($"--stream-interval '{text}' is not a duration from 0 to {DurationJsonConverter.Format(MaxStreamInterval)}; write e.g. 10ms or 1s.");
 
     /// <summary><c>--soap-client</c>, checked: one of <see cref="SoapClients.All"/>, and not <c>wcf</c> with a <c>--call</c>, which has no WCF contract.</summary>
     /// <exception cref="UsageException">An unknown client, naming the valid ones; or wcf with --call.</exception>

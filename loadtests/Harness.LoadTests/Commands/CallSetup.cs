@@ -42,9 +42,15 @@ internal static class CallSetup
         bounded.CancelAfter(ShowReplyBound);
         try
         {
-            var reply = (await client.SendAsync(plan.Body.For(1, 1), bounded.Token)).Body;
-            console.WriteLine($"reply ({reply.Length} bytes):");
-            console.WriteLine(await plan.DescribeReply(reply, bounded.Token));
+            var call = await client.SendAsync(plan.Body.For(1, 1), bounded.Token);
+            var reply = call.Body;
+            console.WriteLine(call.Stream is { } stream
+                ? $"a stream: {stream.MessagesSent} message(s) sent, {stream.MessagesReceived} received; the first reply ({reply.Length} bytes):"
+                : $"reply ({reply.Length} bytes):");
+            if (call.Stream is not { MessagesReceived: 0 })
+            {
+                console.WriteLine(await plan.DescribeReply(reply, bounded.Token));
+            }
         }
         catch (Exception ex) when (!cancellationToken.IsCancellationRequested && ex is not OutOfMemoryException)
         {

@@ -36,7 +36,7 @@ internal sealed class GuardedRecorder : ISeriesSink, IDisposable
     /// <param name="serverTime">The execution time the server reported for a successful request, or null.</param>
     public void RecordRequest(
         string seriesId, TimeSpan completedAt, TimeSpan latency, TimeSpan? latencyFromIntendedStart, bool isSuccess, string? statusCode,
-        TimeSpan? serverTime)
+        TimeSpan? serverTime, StreamCall? stream = null)
     {
         if (Failed)
         {
@@ -45,7 +45,7 @@ internal sealed class GuardedRecorder : ISeriesSink, IDisposable
 
         try
         {
-            _recorder.RecordRequest(seriesId, completedAt, latency, latencyFromIntendedStart, isSuccess, statusCode, serverTime);
+            _recorder.RecordRequest(seriesId, completedAt, latency, latencyFromIntendedStart, isSuccess, statusCode, serverTime, stream);
         }
         catch (Exception ex) when (IsWriteFailure(ex))
         {

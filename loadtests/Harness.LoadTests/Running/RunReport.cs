@@ -33,6 +33,11 @@ internal static class RunReport
             return ExitCodes.OutputFailed;
         }
 
+        if (StreamSection.ConsoleText(analysis.Summaries) is { } streams)
+        {
+            console.WriteLine(streams);
+        }
+
         if (RuntimeSection.ConsoleText(analysis.Summaries) is { } starvation)
         {
             console.WriteLine(starvation);

@@ -1,4 +1,5 @@
 using Harness.LoadTests.Engine;
+using Harness.LoadTests.Recording;
 
 namespace Harness.LoadTests.Running;
 
@@ -22,7 +23,8 @@ internal sealed class SeriesObserver(RunContext run, string seriesId, int second
             run.IsOpenModel ? sample.LatencyFromIntendedStart : null,
             sample.IsSuccess,
             sample.StatusCode,
-            sample.ServerTime);
+            sample.ServerTime,
+            sample.Stream is { } stream ? new StreamCall(stream.MessagesSent, stream.MessagesReceived, stream.FirstMessage, stream.MessageGaps) : null);
         follower?.OnRequest(in sample);
     }
 
