@@ -149,8 +149,15 @@ internal static class ProtoFiles
             {
                 if (input is not null)
                 {
-                    await process.StandardInput.BaseStream.WriteAsync(input, bounded.Token);
-                    process.StandardInput.Close();
+                    try
+                    {
+                        await process.StandardInput.BaseStream.WriteAsync(input, bounded.Token);
+                        process.StandardInput.Close();
+                    }
+                    catch (IOException)
+                    {
+                        // protoc ended before it read its input (a broken pipe): its exit code and errors say why.
+                    }
                 }
 
                 await process.WaitForExitAsync(bounded.Token);

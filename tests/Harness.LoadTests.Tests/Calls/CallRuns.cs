@@ -55,6 +55,15 @@ internal static class CallRuns
         Assert.DoesNotContain(run.Events, e => e.Kind == "target-down");
     }
 
+    /// <summary>The series' streams, summed over its seconds: every successful call streamed, and every one is counted.</summary>
+    public static StreamSample AssertStreamsRecorded(CallRun run)
+    {
+        var seconds = run.Seconds.Where(s => s.Requests > s.Failures).ToList();
+        Assert.NotEmpty(seconds);
+        Assert.All(seconds, s => Assert.True(s.Stream?.Calls == s.Requests - s.Failures, $"second {s.Second}: {s.Stream?.Calls} streams of {s.Requests - s.Failures} calls"));
+        return RunMerger.MergeSecond(0, seconds).Stream!;
+    }
+
     /// <summary>Every second with successful requests carries the server's time of each, and the queue-and-transport time with it.</summary>
     public static void AssertServerTimeRecorded(CallRun run)
     {

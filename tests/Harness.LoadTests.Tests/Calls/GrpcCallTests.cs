@@ -2,7 +2,8 @@ namespace Harness.LoadTests.Tests.Calls;
 
 /// <summary>
 /// <c>harness run --call</c> against a gRPC server the project did not write (@grpc/grpc-js, Calls/NodeServers): by
-/// method name through its reflection service and through <c>--proto</c>, and the refusals before any load.
+/// method name through its reflection service and through <c>--proto</c>, its unary and its three streaming methods,
+/// and the refusals before any load.
 /// </summary>
 [Trait("Category", "EndToEnd")]
 public sealed class GrpcCallTests(GreeterServers servers) : IClassFixture<GreeterServers>
@@ -83,7 +84,7 @@ public sealed class GrpcCallTests(GreeterServers servers) : IClassFixture<Greete
     {
         var line = CallRuns.AssertRefused(await CallRuns.RunAsync("--target", $"grpc={servers.WithReflection}", "--call", "helloworld.Greeter/SayGoodbye"));
 
-        Assert.Contains("helloworld.Greeter has no method SayGoodbye; its methods are SayHello, SayHellos", line, StringComparison.Ordinal);
+        Assert.Contains("helloworld.Greeter has no method SayGoodbye; its methods are SayHello, SayHellos, CountHellos, Chat", line, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -96,12 +97,63 @@ public sealed class GrpcCallTests(GreeterServers servers) : IClassFixture<Greete
     }
 
     [Fact]
-    public async Task StreamingMethod_IsRefused_NamingTheUnaryOnes()
+    public async Task ServerStream_RecordsEachCallsMessages_TheTimeToTheFirst_AndTheGapsBetweenThem()
+    {
+        // Act: each call asks for 5 replies.
+        var run = await CallRuns.RunAsync(
+            ["--target", $"grpc={servers.WithoutReflection}", "--call", "helloworld.Greeter/SayHellos", "--proto", GreeterServers.Proto,
+             "--data", """{"name":"s-{{seq}}","times":5}""", "--show-reply", .. CallRuns.Short]);
+
+        // Assert
+        CallRuns.AssertServedWithoutErrors(run, "grpc-say-hellos-external");
+        var streams = CallRuns.AssertStreamsRecorded(run);
+        Assert.Equal(streams.Calls, streams.MessagesSent);
+        Assert.Equal(5 * streams.Calls, streams.MessagesReceived);
+        Assert.Equal(streams.Calls, streams.FirstMessage.TotalCount);
+        Assert.Equal(4 * streams.Calls, streams.MessageGap.TotalCount);
+        Assert.Equal("server-streaming", run.Series!.Parameters["shape"]);
+        Assert.Contains("a stream: 1 message(s) sent, 5 received; the first reply", run.Output, StringComparison.Ordinal);
+        Assert.Contains("message: \"Hello s-1 #1\"", run.Output, StringComparison.Ordinal);
+        Assert.Contains("Streams:", run.Output, StringComparison.Ordinal);
+        Assert.Contains("5.00 received", run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task ClientStream_SendsEachElementOfTheArray_AndBidirectional_ReadsAReplyPerMessage()
+    {
+        // Act: three messages a call, templated per message; the server refuses a stream with an empty name.
+        const string Data = """[{"name":"a-{{seq}}"},{"name":"b"},{"name":"c-{{user}}"}]""";
+        var client = await CallRuns.RunAsync(
+            ["--target", $"grpc={servers.WithoutReflection}", "--call", "helloworld.Greeter/CountHellos", "--proto", GreeterServers.Proto, "--data", Data, "--show-reply",
+             .. CallRuns.Short]);
+        var bidirectional = await CallRuns.RunAsync(
+            ["--target", $"grpc={servers.WithReflection}", "--call", "helloworld.Greeter/Chat", "--data", Data, "--stream-interval", "1ms", .. CallRuns.Short]);
+
+        // Assert
+        CallRuns.AssertServedWithoutErrors(client, "grpc-count-hellos-external");
+        var sent = CallRuns.AssertStreamsRecorded(client);
+        Assert.Equal((3 * sent.Calls, sent.Calls, 0L), (sent.MessagesSent, sent.MessagesReceived, sent.MessageGap.TotalCount));
+        Assert.Contains("message: \"3 hellos: a-1,b,c-1\"", client.Output, StringComparison.Ordinal);
+        Assert.Equal("client-streaming", client.Series!.Parameters["shape"]);
+
+        CallRuns.AssertServedWithoutErrors(bidirectional, "grpc-chat-external");
+        var chat = CallRuns.AssertStreamsRecorded(bidirectional);
+        Assert.Equal((3 * chat.Calls, 3 * chat.Calls, 2 * chat.Calls), (chat.MessagesSent, chat.MessagesReceived, chat.MessageGap.TotalCount));
+        Assert.Equal("1ms", bidirectional.Series!.Parameters["streamInterval"]);
+
+        // A reply comes only after its request, and requests are at least 1 ms apart: so, mostly, are the replies (half of it asked).
+        Assert.True(chat.MessageGap.ValueAtPercentile(50) >= 500, $"median gap {chat.MessageGap.ValueAtPercentile(50)} µs");
+    }
+
+    [Theory]
+    [InlineData("helloworld.Greeter/SayHello", """[{"name":"x"}]""", "--data is a JSON array, a stream of messages, but helloworld.Greeter/SayHello is unary and takes one helloworld.HelloRequest")]
+    [InlineData("helloworld.Greeter/Chat", """[{"name":"x"},{"nam":"y"}]""", "--data does not fit helloworld.HelloRequest: [1]: helloworld.HelloRequest has no field 'nam'")]
+    public async Task StreamData_ThatDoesNotFit_IsRefused_NamingTheMessage(string call, string data, string expected)
     {
         var line = CallRuns.AssertRefused(await CallRuns.RunAsync(
-            "--target", $"grpc={servers.WithoutReflection}", "--call", "helloworld.Greeter/SayHellos", "--proto", GreeterServers.Proto));
+            "--target", $"grpc={servers.WithoutReflection}", "--call", call, "--proto", GreeterServers.Proto, "--data", data));
 
-        Assert.Contains("is a server-streaming method; only unary methods can be loaded. Unary methods of helloworld.Greeter: SayHello", line, StringComparison.Ordinal);
+        Assert.Contains(expected, line, StringComparison.Ordinal);
     }
 
     [Theory]

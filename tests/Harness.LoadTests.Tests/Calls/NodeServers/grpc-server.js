@@ -2,7 +2,8 @@
 // A gRPC server the harness did not write: @grpc/grpc-js serving helloworld.Greeter on 127.0.0.1 (a free port,
 // printed as "listening PORT"), with @grpc/reflection unless --no-reflection. --key K makes SayHello answer
 // UNAUTHENTICATED to a call without the header x-api-key: K; --name-pattern RE makes it answer INVALID_ARGUMENT to a
-// name that RE does not match (a test's proof that every name came from its data feed).
+// name that RE does not match (a test's proof that every name came from its data feed). SayHellos, CountHellos and
+// Chat are a server, a client and a bidirectional stream.
 // Usage: node grpc-server.js PROTO [--no-reflection] [--key K] [--name-pattern RE]
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
@@ -30,8 +31,33 @@ server.addService(greeter.service, {
     }
     callback(null, { message: `Hello ${call.request.name}` });
   },
+  // A server stream of `times` replies (at most 1,000), each its own write.
   SayHellos(call) {
+    if (!call.request.name) {
+      call.emit('error', { code: grpc.status.INVALID_ARGUMENT, details: 'name is empty' });
+      return;
+    }
+    for (let i = 1; i <= Math.min(call.request.times, 1000); i++) {
+      call.write({ message: `Hello ${call.request.name} #${i}` });
+    }
     call.end();
+  },
+  // A client stream: one reply naming how many requests came and their names, refused if a name is empty.
+  CountHellos(call, callback) {
+    const names = [];
+    call.on('data', request => names.push(request.name));
+    call.on('end', () => {
+      if (names.some(name => !name)) {
+        callback({ code: grpc.status.INVALID_ARGUMENT, details: 'a name is empty' });
+        return;
+      }
+      callback(null, { message: `${names.length} hellos: ${names.join(',')}` });
+    });
+  },
+  // A bidirectional stream: one reply per request, as it comes.
+  Chat(call) {
+    call.on('data', request => call.write({ message: `Hello ${request.name}` }));
+    call.on('end', () => call.end());
   },
 });
 
