@@ -51,6 +51,36 @@ public sealed class ScenarioAppTests
     }
 
     [Fact]
+    public async Task AStreamingStep_TimedByStreamClock_IsRecordedAndReportedAsStreams()
+    {
+        // Arrange: a step of one's own that streams: two messages out, three back.
+        var stream = Scenario.Create("stream", async ctx =>
+        {
+            var clock = StreamClock.Start();
+            clock.Sent();
+            clock.Sent();
+            for (var i = 0; i < 3; i++)
+            {
+                await Task.Delay(1, ctx.CancellationToken);
+                clock.Received();
+            }
+
+            return StepResult.Ok() with { Stream = clock.Figures };
+        });
+        var output = HarnessRun.TempFolder();
+
+        // Act
+        var (exitCode, text) = await HarnessRun.InvokeAsync(["run", .. Short, "--output", output], [stream]);
+
+        // Assert
+        Assert.True(exitCode == 0, text);
+        var seconds = RawRunReader.Read(HarnessRun.RunFolder(output)).Timelines["scenario-stream-default"].Where(s => s.Requests > 0).ToList();
+        Assert.NotEmpty(seconds);
+        Assert.All(seconds, s => Assert.Equal((s.Requests, 2 * s.Requests, 3 * s.Requests, 2 * s.Requests), (s.Stream!.Calls, s.Stream.MessagesSent, s.Stream.MessagesReceived, s.Stream.MessageGap.TotalCount)));
+        Assert.Contains("3.00 received", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task WithTargets_EachSeriesStepSeesItsOwnTarget_AndTheModesAreTheTargets()
     {
         // Arrange: nothing listens at either address; the step only notes where it was sent.
