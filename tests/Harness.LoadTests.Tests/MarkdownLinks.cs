@@ -81,7 +81,8 @@ internal static partial class MarkdownLinks
     /// </summary>
     public static string Slug(string heading)
     {
-        var rendered = LinkPattern().Replace(heading, m => m.Groups["text"].Value)
+        // An entity is its character once rendered (&lt; is '<', then dropped), as GitHub reads it.
+        var rendered = System.Net.WebUtility.HtmlDecode(LinkPattern().Replace(heading, m => m.Groups["text"].Value))
             .Replace("`", "", StringComparison.Ordinal)
             .Replace("*", "", StringComparison.Ordinal)
             .Trim();
