@@ -21,4 +21,17 @@ public sealed class TargetClientsTests
         Assert.Equal("lean", TargetClients.Named(parameters, grpc, SoapClients.Wcf)["client"]);
         Assert.Equal("grpcnet", TargetClients.Named(parameters, grpc, SoapClients.Lean, GrpcClients.GrpcNet)["client"]);
     }
+
+    [Fact]
+    public void TheLeanSoapClient_OnAnHttpsTarget_IsNamedAsTheHttpClientItPostsThrough()
+    {
+        var secure = new Uri("https://127.0.0.1:1/");
+        var soap = new ServiceTarget(Stacks.Soap, "threadpool", secure, null);
+        var grpc = new ServiceTarget(Stacks.Grpc, "threadpool", secure, null);
+        var parameters = new Dictionary<string, string>();
+
+        Assert.Equal("lean (https: HttpClient)", TargetClients.Named(parameters, soap, SoapClients.Lean)["client"]);
+        Assert.Equal("wcf", TargetClients.Named(parameters, soap, SoapClients.Wcf)["client"]);
+        Assert.Equal("lean", TargetClients.Named(parameters, grpc, SoapClients.Lean)["client"]);
+    }
 }

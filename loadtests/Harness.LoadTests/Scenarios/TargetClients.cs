@@ -1,6 +1,7 @@
 using Harness.Contracts;
 using Harness.LoadTests.Clients;
 using Harness.LoadTests.Clients.Grpc;
+using Harness.LoadTests.Clients.Soap;
 using Harness.LoadTests.Targets;
 using Microsoft.Extensions.Logging;
 
@@ -20,8 +21,20 @@ internal static class TargetClients
             ? HarnessClients.Soap(target.ServiceAddress, soapClient, timeout, maxMessageSize, loggerFactory, tls)
             : HarnessClients.Grpc(target.ServiceAddress, grpcClient, timeout, maxMessageSize, loggerFactory, tls);
 
-    /// <summary>The series' parameters with the client that sent them (run.json, the report).</summary>
+    /// <summary>
+    /// The series' parameters with the client that sent them (run.json, the report). The lean SOAP client posts an
+    /// https:// target's envelopes through HttpClient, not its own HTTP/1.1 connections, so its cost is HttpClient's:
+    /// the name says so, and a comparison with a plain-text run of the lean client is not of the same client.
+    /// </summary>
     public static IReadOnlyDictionary<string, string> Named(
         IReadOnlyDictionary<string, string> parameters, ServiceTarget target, string soapClient, string grpcClient = GrpcClients.Lean) =>
-        new Dictionary<string, string>(parameters) { ["client"] = target.Stack == Stacks.Soap ? soapClient : grpcClient };
+        new Dictionary<string, string>(parameters)
+        {
+            ["client"] = target.Stack != Stacks.Soap ? grpcClient
+                : soapClient == SoapClients.Lean && target.ServiceAddress.Scheme == Uri.UriSchemeHttps ? LeanSoapOverTls
+                : soapClient,
+        };
+
+    /// <summary>The client name of the lean SOAP client on an https:// target.</summary>
+    public const string LeanSoapOverTls = "lean (https: HttpClient)";
 }
