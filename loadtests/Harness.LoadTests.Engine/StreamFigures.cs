@@ -14,7 +14,7 @@ namespace Harness.LoadTests.Engine;
 /// Between consecutive reply messages, in order (one fewer than the messages received), at most
 /// <see cref="MaxGaps"/>: a longer stream keeps its first gaps and its count.
 /// </param>
-public sealed record StreamFigures(int MessagesSent, int MessagesReceived, TimeSpan? FirstMessage, IReadOnlyList<TimeSpan> MessageGaps)
+public sealed record StreamFigures(long MessagesSent, long MessagesReceived, TimeSpan? FirstMessage, IReadOnlyList<TimeSpan> MessageGaps)
 {
     /// <summary>The most gaps one call keeps: 512 KiB of them, so an endless stream cannot take the runner's memory.</summary>
     public const int MaxGaps = MessageClock.MaxGaps;

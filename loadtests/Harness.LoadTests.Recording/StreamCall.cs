@@ -5,7 +5,7 @@ namespace Harness.LoadTests.Recording;
 /// <param name="MessagesReceived">Reply messages read.</param>
 /// <param name="FirstMessage">From the call's start to its first reply message; null when none came.</param>
 /// <param name="MessageGaps">Between consecutive reply messages; at most one fewer than <paramref name="MessagesReceived"/>.</param>
-public sealed record StreamCall(int MessagesSent, int MessagesReceived, TimeSpan? FirstMessage, IReadOnlyList<TimeSpan> MessageGaps)
+public sealed record StreamCall(long MessagesSent, long MessagesReceived, TimeSpan? FirstMessage, IReadOnlyList<TimeSpan> MessageGaps)
 {
     internal void Validate()
     {

@@ -16,12 +16,12 @@ internal sealed class MessageClock
     private readonly List<TimeSpan> _gaps = [];
     private long _first;
     private long _last;
-    private int _sent;
-    private int _received;
+    private long _sent;
+    private long _received;
 
-    public int MessagesSent => Volatile.Read(ref _sent);
+    public long MessagesSent => Interlocked.Read(ref _sent);
 
-    public int MessagesReceived => _received;
+    public long MessagesReceived => _received;
 
     /// <summary>From the clock's start to the first reply message; null before one came.</summary>
     public TimeSpan? FirstMessage => _received == 0 ? null : Stopwatch.GetElapsedTime(_started, _first);

@@ -37,9 +37,17 @@ internal sealed class GrpcCallClient : ICallClient
     /// <remarks>The trailers are read once the reply has arrived, when they have too, so this waits for nothing more.</remarks>
     public async Task<CallReply> SendAsync(byte[] body, CancellationToken cancellationToken)
     {
-        using var call = _invoker.AsyncUnaryCall(_method, null, new CallOptions(_headers, DateTime.UtcNow + _timeout, cancellationToken), body);
-        var reply = await call.ResponseAsync;
-        return new CallReply(reply, ServerTime.FromTrailers(call.GetTrailers()));
+        var deadline = DateTime.UtcNow + _timeout;
+        using var call = _invoker.AsyncUnaryCall(_method, null, new CallOptions(_headers, deadline, cancellationToken), body);
+        try
+        {
+            var reply = await call.ResponseAsync;
+            return new CallReply(reply, ServerTime.FromTrailers(call.GetTrailers()));
+        }
+        catch (RpcException ex) when (DeadlineAbort.IsDeadline(ex, deadline))
+        {
+            throw DeadlineAbort.AsDeadline(ex);
+        }
     }
 
     public void Dispose() => _channel.Dispose();

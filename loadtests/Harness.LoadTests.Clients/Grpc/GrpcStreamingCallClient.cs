@@ -45,7 +45,21 @@ internal sealed class GrpcStreamingCallClient : ICallClient
     /// <param name="body">One message for a server stream; the packed messages (<see cref="StreamMessages"/>) of a client or bidirectional one.</param>
     public async Task<CallReply> SendAsync(byte[] body, CancellationToken cancellationToken)
     {
-        var options = new CallOptions(_headers, DateTime.UtcNow + _timeout, cancellationToken);
+        var deadline = DateTime.UtcNow + _timeout;
+        try
+        {
+            return await CallAsync(body, new CallOptions(_headers, deadline, cancellationToken), cancellationToken);
+        }
+        catch (RpcException ex) when (DeadlineAbort.IsDeadline(ex, deadline))
+        {
+            throw DeadlineAbort.AsDeadline(ex);
+        }
+    }
+
+    public void Dispose() => _channel.Dispose();
+
+    private async Task<CallReply> CallAsync(byte[] body, CallOptions options, CancellationToken cancellationToken)
+    {
         var clock = new MessageClock();
         byte[]? first = null;
         Metadata trailers;
@@ -92,8 +106,6 @@ internal sealed class GrpcStreamingCallClient : ICallClient
         return new CallReply(
             first ?? [], ServerTime.FromTrailers(trailers), new CallStream(clock.MessagesSent, clock.MessagesReceived, clock.FirstMessage, clock.MessageGaps));
     }
-
-    public void Dispose() => _channel.Dispose();
 
     private static async Task<byte[]?> ReadAllAsync(IAsyncStreamReader<byte[]> replies, MessageClock clock, CancellationToken cancellationToken)
     {

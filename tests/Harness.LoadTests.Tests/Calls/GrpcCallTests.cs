@@ -145,6 +145,27 @@ public sealed class GrpcCallTests(GreeterServers servers) : IClassFixture<Greete
         Assert.True(chat.MessageGap.ValueAtPercentile(50) >= 500, $"median gap {chat.MessageGap.ValueAtPercentile(50)} µs");
     }
 
+    [Fact]
+    public async Task AServerStreamThatNeverEnds_FailsEachCallAtItsDeadline_AndCountsNoneOfItsMessages()
+    {
+        // Act: a reply a millisecond, for ever; each call is given 300 ms.
+        var run = await CallRuns.RunAsync(
+            ["--target", $"grpc={servers.WithoutReflection}", "--call", "helloworld.Greeter/SayHellos", "--proto", GreeterServers.Proto,
+             "--data", """{"name":"x","times":-1}""", "--timeout", "300ms", .. CallRuns.Short]);
+
+        // Assert: the run ends, every call failed at its deadline (or was given up at the series' end), and no stream
+        // is recorded for a failed call. Grpc.Net.Client may read a deadline's abort as UNAVAILABLE first
+        // (Grpc/DeadlineAbort): such a call is counted at its deadline too.
+        Assert.NotNull(run.Series);
+        var requests = run.Seconds.Sum(s => s.Requests);
+        var byStatus = run.Seconds.SelectMany(s => s.StatusCounts).GroupBy(c => c.Key).ToDictionary(g => g.Key, g => g.Sum(c => c.Value));
+        var statuses = string.Join(", ", byStatus.Select(c => $"{c.Key}={c.Value}"))
+            + "; " + string.Join("; ", run.Events.Where(e => e.Message.StartsWith("first ", StringComparison.Ordinal)).Select(e => e.Message));
+        Assert.True(requests > 0 && run.Seconds.Sum(s => s.Failures) == requests, $"{requests} requests: {statuses}");
+        Assert.True(byStatus.Keys.All(k => k is "DEADLINE_EXCEEDED" or "in-flight-at-end") && byStatus.ContainsKey("DEADLINE_EXCEEDED"), statuses);
+        Assert.All(run.Seconds, s => Assert.Null(s.Stream));
+    }
+
     [Theory]
     [InlineData("helloworld.Greeter/SayHello", """[{"name":"x"}]""", "--data is a JSON array, a stream of messages, but helloworld.Greeter/SayHello is unary and takes one helloworld.HelloRequest")]
     [InlineData("helloworld.Greeter/Chat", """[{"name":"x"},{"nam":"y"}]""", "--data does not fit helloworld.HelloRequest: [1]: helloworld.HelloRequest has no field 'nam'")]

@@ -31,10 +31,17 @@ server.addService(greeter.service, {
     }
     callback(null, { message: `Hello ${call.request.name}` });
   },
-  // A server stream of `times` replies (at most 1,000), each its own write.
+  // A server stream of `times` replies (at most 1,000), each its own write; a negative `times` is a stream that never
+  // ends, a reply a millisecond until the client gives up (a test's hostile server).
   SayHellos(call) {
     if (!call.request.name) {
       call.emit('error', { code: grpc.status.INVALID_ARGUMENT, details: 'name is empty' });
+      return;
+    }
+    if (call.request.times < 0) {
+      const timer = setInterval(() => call.write({ message: `Hello ${call.request.name}, again` }), 1);
+      call.on('cancelled', () => clearInterval(timer));
+      call.on('close', () => clearInterval(timer));
       return;
     }
     for (let i = 1; i <= Math.min(call.request.times, 1000); i++) {
