@@ -162,7 +162,7 @@ public sealed partial class ReportWriterTests : IDisposable
         Assert.Equal(string.Empty, Cell(1, "cpu_percent_of_one_core"));
         Assert.Equal("25", Cell(2, "cpu_percent_of_one_core"));
         Assert.Equal("35", Cell(2, "context_switches_per_s"));
-        Assert.Equal("3,8,0,0,0,,,,,,,,,,,,,,,,,,,0,,,,,,,,", lines[3]);
+        Assert.Equal("3,8,0,0,0,,,,,,,,,,,,,,,,,,,0,,,,,,,,,,,,,,,", lines[3]);
         Assert.Equal("grpc-compute-iocp.csv", CsvReport.FileNameFor("grpc-compute-iocp"));
         Assert.Equal("a_b.csv", CsvReport.FileNameFor("a/b"));
     }
