@@ -13,6 +13,10 @@ rm -rf "$results"
 
 dotnet build Harness.sln -c Release -warnaserror
 
+# The --call tests' gRPC service in Node.js (tests/Assets/grpc-js-service): its npm packages, from its lock, when
+# missing or older than it. Fails, naming what is missing, without node or npm.
+tests/Assets/grpc-js-service/install.sh
+
 # One test assembly at a time: several measure timing, and 2 cores shared by five test hosts would skew them.
 status=0
 dotnet test Harness.sln -c Release --no-build -maxcpucount:1 \

@@ -2,11 +2,12 @@ using System.Net;
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
 
-namespace Harness.LoadTests.Clients.Tests.Tls;
+namespace Harness.Tests.Shared;
 
 /// <summary>
-/// A CA made for the test, a server certificate for 127.0.0.1 and a client certificate it signed, and the PEM files the
-/// runner's options name (<c>--cacert</c>, <c>--cert</c>, <c>--key</c>) in a folder of their own, removed on dispose.
+/// A CA made for the test, a server certificate for 127.0.0.1 and localhost and a client certificate it signed, and
+/// their PEM files in a folder of their own, removed on dispose: the CA and the client's are what the runner's options
+/// name (<c>--cacert</c>, <c>--cert</c>, <c>--key</c>), the server's are what a server in another process loads.
 /// </summary>
 internal sealed class TestCertificates : IDisposable
 {
@@ -29,6 +30,10 @@ internal sealed class TestCertificates : IDisposable
 
     public string ClientKeyFile => Path.Combine(Folder, "client-key.pem");
 
+    public string ServerCertFile => Path.Combine(Folder, "server.pem");
+
+    public string ServerKeyFile => Path.Combine(Folder, "server-key.pem");
+
     public static TestCertificates Create()
     {
         var notBefore = DateTimeOffset.UtcNow.AddHours(-1);
@@ -43,13 +48,15 @@ internal sealed class TestCertificates : IDisposable
         var san = new SubjectAlternativeNameBuilder();
         san.AddIpAddress(IPAddress.Loopback);
         san.AddDnsName("localhost");
-        var server = Issue(ca, "CN=localhost", "1.3.6.1.5.5.7.3.1", san.Build(), notBefore, notAfter, out _);
+        var server = Issue(ca, "CN=localhost", "1.3.6.1.5.5.7.3.1", san.Build(), notBefore, notAfter, out var serverKey);
         var client = Issue(ca, "CN=harness-client", "1.3.6.1.5.5.7.3.2", null, notBefore, notAfter, out var clientKey);
 
         var folder = Directory.CreateTempSubdirectory("harness-tls-").FullName;
         File.WriteAllText(Path.Combine(folder, "ca.pem"), ca.ExportCertificatePem());
         File.WriteAllText(Path.Combine(folder, "client.pem"), client.ExportCertificatePem());
         File.WriteAllText(Path.Combine(folder, "client-key.pem"), clientKey);
+        File.WriteAllText(Path.Combine(folder, "server.pem"), server.ExportCertificatePem());
+        File.WriteAllText(Path.Combine(folder, "server-key.pem"), serverKey);
         return new TestCertificates(ca, server, folder);
     }
 
