@@ -172,7 +172,16 @@ public sealed partial class GrpcJsService : IAsyncLifetime, IAsyncDisposable
         _certificates?.Dispose();
     }
 
-    /// <summary>Runs the asset's install.sh once per test process: it installs node_modules from the lock when missing or older.</summary>
+    /// <summary>
+    /// The asset's node_modules, installed by its install.sh (once per test process: it installs from the lock when
+    /// missing or older): also where the --call tests' other Node.js scripts find their packages.
+    /// </summary>
+    public static async Task<string> PackagesAsync()
+    {
+        await InstallAsync();
+        return Path.Combine(Folder, "node_modules");
+    }
+
     private static async Task InstallAsync()
     {
         await Installing.WaitAsync();
