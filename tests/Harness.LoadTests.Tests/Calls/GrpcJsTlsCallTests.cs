@@ -3,7 +3,8 @@ namespace Harness.LoadTests.Tests.Calls;
 /// <summary>
 /// <c>harness run --call</c> against a gRPC service the project did not write, in another language (Node.js,
 /// @grpc/grpc-js: tests/Assets/grpc-js-service), over TLS with a CA made for the test: trusted with <c>--cacert</c>,
-/// by reflection and by <c>--proto</c>; refused without it; accepted with <c>--insecure</c>; and mTLS. The service
+/// by reflection and by <c>--proto</c>, its unary method and its three streaming ones; refused without it; accepted
+/// with <c>--insecure</c>; and mTLS. The service
 /// refuses (INVALID_ARGUMENT) a request whose snake_case fields are empty, so a field the harness mapped to the wrong
 /// name fails every call.
 /// </summary>
@@ -39,6 +40,29 @@ public sealed class GrpcJsTlsCallTests(OrdersServices services) : IClassFixture<
         Assert.Equal($"--proto {GrpcJsService.ProtoFile}", run.Series!.Parameters["descriptors"]);
         Assert.Contains("customer_name: \"x\"", run.Output, StringComparison.Ordinal);
         Assert.Contains("unit_price_cents: 1250", run.Output, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("ListOrders", """{"customer_name":"c-{{user}}","item_count":25}""", 1, 25)]
+    [InlineData("UploadOrders", """[{"order_id":"u-{{seq}}","line_items":[{"sku":"a","unit_price_cents":100}]},{"order_id":"v","line_items":[{"sku":"b"}]}]""", 2, 1)]
+    [InlineData("TrackOrders", """[{"order_id":"t-{{seq}}"},{"order_id":"t2"},{"order_id":"t3"}]""", 3, 3)]
+    public async Task EachStreamingMethod_OverTls_WithProtoFieldNames_IsLoadedWithoutErrors_AndItsMessagesReported(
+        string method, string data, int sentPerCall, int receivedPerCall)
+    {
+        // Act: the service refuses an empty order_id, customer_name or sku, and an item_count out of 1..10,000.
+        var run = await CallRuns.RunAsync(
+            ["--target", $"grpc={services.Tls.Address}", "--call", $"shop.v1.Orders/{method}", "--cacert", services.Tls.CaFile, "--data", data,
+             .. CallRuns.Short]);
+
+        // Assert: every call sent and read its messages, and the summary gives the per-message figures.
+        var series = $"grpc-{Kebab(method)}-external";
+        CallRuns.AssertServedWithoutErrors(run, series);
+        var streams = CallRuns.AssertStreamsRecorded(run);
+        Assert.Equal((sentPerCall * streams.Calls, receivedPerCall * streams.Calls), (streams.MessagesSent, streams.MessagesReceived));
+        Assert.Equal((receivedPerCall - 1) * streams.Calls, streams.MessageGap.TotalCount);
+        var line = Assert.Single(run.Output.Split('\n'), l => l.TrimStart().StartsWith($"{series}: ", StringComparison.Ordinal) && l.Contains(" calls · ", StringComparison.Ordinal));
+        Assert.Contains("first message p50", line, StringComparison.Ordinal);
+        Assert.Contains(receivedPerCall > 1 ? "message gap p50" : "no message gap", line, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -120,4 +144,6 @@ public sealed class GrpcJsTlsCallTests(OrdersServices services) : IClassFixture<
         Assert.Equal(requests, run.Seconds.Sum(s => s.Failures));
         Assert.All(run.Seconds.SelectMany(s => s.StatusCounts), c => Assert.Contains(c.Key, statuses));
     }
+
+    private static string Kebab(string method) => string.Concat(method.Select((c, i) => char.IsUpper(c) ? (i > 0 ? "-" : "") + char.ToLowerInvariant(c) : c.ToString()));
 }
