@@ -60,7 +60,13 @@ internal static class ReflectionSource
                         $"sent more reflection than a --call's setup reads, at most {SetupReads.MaxBytesText} and {MaxFiles} files ({ex.Status.Detail})",
                     _ => $"could not be asked for its reflection ({ex.StatusCode}: {ex.Status.Detail})",
                 };
-                throw new CallSetupException($"--call '{call}': {address} {why}; give --proto FILE (or --protoset FILE) to describe the service.", ex);
+                // A failed handshake fails every call alike: the fix is the trust or the client certificate, not --proto.
+                throw new CallSetupException(
+                    FailureStatus.IsTlsHandshakeFailure(ex)
+                        ? $"--call '{call}': the TLS handshake with {address} failed, so its reflection could not be read ({ex.Status.Detail}); "
+                            + "trust its certificate with --cacert FILE (or --insecure), and give --cert FILE --key FILE if it asks for a client certificate."
+                        : $"--call '{call}': {address} {why}; give --proto FILE (or --protoset FILE) to describe the service.",
+                    ex);
             }
         }
 

@@ -79,12 +79,14 @@ public sealed class GrpcJsTlsCallTests(OrdersServices services) : IClassFixture<
     }
 
     [Fact]
-    public async Task WithoutCacert_TheReflectionRead_IsRefused_NamingTheCertificateChain()
+    public async Task WithoutCacert_TheReflectionRead_IsRefused_NamingTheCertificateChain_AndTheOptionsThatTrustIt()
     {
         var line = CallRuns.AssertRefused(await CallRuns.RunAsync(
             "--target", $"grpc={services.Tls.Address}", "--call", GetOrder, "--data", ProtoNames));
 
-        Assert.Contains("could not be asked for its reflection", line, StringComparison.Ordinal);
+        Assert.Contains("the TLS handshake with", line, StringComparison.Ordinal);
+        Assert.Contains("trust its certificate with --cacert FILE (or --insecure)", line, StringComparison.Ordinal);
+        Assert.DoesNotContain("--proto", line, StringComparison.Ordinal);
         Assert.Contains("The remote certificate is invalid because of errors in the certificate chain", line, StringComparison.Ordinal);
     }
 
