@@ -96,6 +96,12 @@ internal sealed class GrpcStreamingCallClient : ICallClient
                 {
                     // The server ended the call while we wrote: its status, from the read, is the call's.
                 }
+                catch
+                {
+                    // The write's failure is the call's; the read ends with the call, and its fault is observed here.
+                    _ = reading.ContinueWith(static read => read.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
+                    throw;
+                }
 
                 first = await reading;
                 trailers = call.GetTrailers();
