@@ -19,6 +19,12 @@ internal static class StreamSection
         + "First message: from sending the call to its first reply message. Message gap: between consecutive reply messages of one call (inter-message latency). "
         + "Messages / s: messages ÷ the series' active seconds, each call's counted in the second it ended. docs/streaming.md";
 
+    private static readonly string[] Headers =
+    [
+        "mode", "streaming calls", "sent / call", "received / call", "sent / s", "received / s",
+        "first message p50 ms", "first message p99 ms", "message gap p50 ms", "message gap p99 ms", "message gap max ms",
+    ];
+
     /// <summary>One line per streaming series: <c>series id: N calls · M msgs/s received …</c>.</summary>
     public static IReadOnlyList<string> Lines(IReadOnlyList<SeriesSummary> summaries)
     {
@@ -100,12 +106,6 @@ internal static class StreamSection
 
         html.AppendLine("</tbody></table></div>");
     }
-
-    private static readonly string[] Headers =
-    [
-        "mode", "streaming calls", "sent / call", "received / call", "sent / s", "received / s",
-        "first message p50 ms", "first message p99 ms", "message gap p50 ms", "message gap p99 ms", "message gap max ms",
-    ];
 
     private static string[] Cells(StreamMessages s) =>
     [
