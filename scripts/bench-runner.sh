@@ -10,17 +10,20 @@
 # the bottleneck it measures: within 20 % of the C tools, and no slower than a managed runtime's tool).
 # Usage: scripts/bench-runner.sh [--concurrency N] [--duration S] [--warm-up S] [--repeat N] [--stacks grpc,soap]
 #                                [--mode threadpool|iocp|custompool] [--wrk-threads N] [--baseline WORKTREE]
-#                                [--harness-args "ARGS"]
+#                                [--harness-args "ARGS"] [--tls]
 #   --baseline WORKTREE: in place of the C tools, the harness built from another checkout (e.g. a detached worktree of
 #   main), same order and figures: an A/B of the runner's own CPU per request, old build against this one.
 #   --harness-args "ARGS": more options for this build's harness runs, e.g. "--soap-client wcf" or "--grpc-client grpcnet".
+#   --tls: in place of the tools, the harness against the same service over plain text and over TLS (a second, https
+#   endpoint of Kestrel with a CA and server certificate the script makes with openssl; the harness trusts the CA with
+#   --cacert), order plain tls, tls plain…: what TLS adds to the runner's CPU per call.
 # The services and every load process share this machine's cores: the figures say how the runner compares with
 # a C client under the same conditions, not what the service could do alone.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 cd "$root"
 
-concurrency=32 duration=15 warm_up=10 repeat=2 stacks=grpc,soap mode=threadpool wrk_threads=1 baseline="" harness_args=""
+concurrency=32 duration=15 warm_up=10 repeat=2 stacks=grpc,soap mode=threadpool wrk_threads=1 baseline="" harness_args="" tls=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --concurrency) whole_number "$1" "${2:-}"; concurrency=$2; shift 2 ;;
@@ -32,8 +35,9 @@ while [ $# -gt 0 ]; do
     --mode) mode=${2:-}; shift 2 ;;
     --baseline) baseline=${2:-}; shift 2 ;;
     --harness-args) harness_args=${2:-}; shift 2 ;;
-    -h|--help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    *) echo "error: unknown option '$1'; valid: --concurrency, --duration, --warm-up, --repeat, --stacks, --mode, --wrk-threads, --baseline, --harness-args." >&2; exit 2 ;;
+    --tls) tls=1; shift ;;
+    -h|--help) sed -n '2,21s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) echo "error: unknown option '$1'; valid: --concurrency, --duration, --warm-up, --repeat, --stacks, --mode, --wrk-threads, --baseline, --harness-args, --tls." >&2; exit 2 ;;
   esac
 done
 for s in ${stacks//,/ }; do
@@ -41,6 +45,7 @@ for s in ${stacks//,/ }; do
 done
 case "$mode" in threadpool|iocp|custompool) ;; *) echo "error: --mode '$mode': valid values are threadpool, iocp, custompool." >&2; exit 2 ;; esac
 [ -z "$baseline" ] || [ -f "$baseline/loadtests/Harness.LoadTests/Harness.LoadTests.csproj" ] || { echo "error: --baseline '$baseline': takes a checkout of this repository (a directory holding loadtests/Harness.LoadTests)." >&2; exit 2; }
+[ -z "$tls" ] || [ -z "$baseline" ] || { echo "error: --tls and --baseline are two different comparisons; give one." >&2; exit 2; }
 [ "$wrk_threads" -le "$concurrency" ] || { echo "error: --wrk-threads $wrk_threads: at most --concurrency ($concurrency)." >&2; exit 2; }
 
 # The C tools: installed with apt when missing and run as root, otherwise a message naming the package.
@@ -55,11 +60,10 @@ need() {
 }
 need curl curl
 need ss iproute2
-need h2load nghttp2-client
-need wrk wrk
+if [ -n "$tls" ]; then need openssl openssl; else need h2load nghttp2-client; need wrk wrk; fi
 # autocannon: npm's, pinned; installed globally when missing and npm is there, as the C tools are with apt.
 autocannon_version=9.0.0
-if [ -z "$baseline" ] && [[ ",$stacks," == *,soap,* ]] && ! command -v autocannon >/dev/null; then
+if [ -z "$baseline" ] && [ -z "$tls" ] && [[ ",$stacks," == *,soap,* ]] && ! command -v autocannon >/dev/null; then
   if command -v npm >/dev/null; then
     echo "installing autocannon $autocannon_version (npm install -g)…"
     npm install -g --no-fund --no-audit "autocannon@$autocannon_version" >/dev/null 2>&1 || true
@@ -89,11 +93,28 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 
-# start NAME DLL PORT ADMIN: the service in the chosen mode, healthy within 60 s.
+# make_certificates: a CA and a server certificate for 127.0.0.1 signed by it (ECDSA P-256, as most servers now
+# have), for --tls; the harness trusts the CA with --cacert, as it would a private CA.
+make_certificates() {
+  local c="$work/tls"
+  mkdir -p "$c"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=bench-runner-ca \
+    -keyout "$c/ca.key" -out "$c/ca.pem" >/dev/null 2>&1 || die "openssl could not make the CA" 5
+  openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=127.0.0.1 \
+    -keyout "$c/server.key" -out "$c/server.csr" >/dev/null 2>&1 || die "openssl could not make the server's key" 5
+  printf 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n' >"$c/ext.cnf"
+  openssl x509 -req -in "$c/server.csr" -CA "$c/ca.pem" -CAkey "$c/ca.key" -CAcreateserial -days 1 \
+    -extfile "$c/ext.cnf" -out "$c/server.pem" >/dev/null 2>&1 || die "openssl could not sign the server's certificate" 5
+}
+
+# start NAME DLL PORT ADMIN [TLS_PORT PROTOCOLS]: the service in the chosen mode, healthy within 60 s; with TLS_PORT,
+# also an https endpoint of Kestrel there (from configuration, beside the plain ports the service listens on itself).
 start_service() {
-  local name=$1 dll=$2 port=$3 admin=$4
+  local name=$1 dll=$2 port=$3 admin=$4 tls_port=${5:-} tls_env=()
+  [ -z "$tls_port" ] || tls_env=(Kestrel__Endpoints__Tls__Url="https://127.0.0.1:$tls_port" Kestrel__Endpoints__Tls__Protocols="$6"
+    Kestrel__Endpoints__Tls__Certificate__Path="$work/tls/server.pem" Kestrel__Endpoints__Tls__Certificate__KeyPath="$work/tls/server.key")
   # DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS, when given, tunes the load runner alone (as harness run does).
-  env -u DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS Scheduling__Mode=$mode dotnet "$bin/$dll" "--Listen:Port=$port" "--Listen:AdminPort=$admin" \
+  env -u DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS ${tls_env[@]+"${tls_env[@]}"} Scheduling__Mode=$mode dotnet "$bin/$dll" "--Listen:Port=$port" "--Listen:AdminPort=$admin" \
     --Serilog:MinimumLevel:Default=Warning >"$work/$name.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 120); do
@@ -202,19 +223,24 @@ run_tool() {
 # service; sets rps, requests, cpu, conns.
 # CPU is read from /proc at the progress lines (every 5 s) between the end of the warm-up and the end of the load,
 # so the runner's start-up, JIT warm-up, lone-call ideal and report are left out, as the C tools have none of them.
+# OVER: plain (default) or tls, the service's https endpoint at TLS_PORT, the script's CA trusted with --cacert.
 run_harness() {
-  local stack=$1 port=$2 admin=$3 harness_bin=${4:-$bin} target out="$work/harness.out" fifo="$work/harness.fifo" hpid line
-  local first_cpu="" first_n="" last_cpu="" last_n=""
+  local stack=$1 port=$2 admin=$3 harness_bin=${4:-$bin} over=${5:-plain} target out="$work/harness.out" fifo="$work/harness.fifo" hpid line
+  local first_cpu="" first_n="" last_cpu="" last_n="" scheme=http extra=()
   conns_pid=""
-  if [ "$stack" = grpc ]; then target="grpc=http://127.0.0.1:$port"; else target="soap=http://127.0.0.1:$port,metrics=http://127.0.0.1:$admin"; fi
+  if [ "$over" = tls ]; then scheme=https port=$tls_port extra=(--cacert "$work/tls/ca.pem"); fi
+  target="$stack=$scheme://127.0.0.1:$port,metrics=http://127.0.0.1:$admin"
   rm -rf "$work/runs" "$fifo" "$work/conns"
   mkfifo "$fifo"
-  local extra=()
   # Only this build's runs take --harness-args: a --baseline checkout may not know them.
-  [ "$harness_bin" != "$bin" ] || read -r -a extra <<<"$harness_args"
+  [ "$harness_bin" != "$bin" ] || { local more=(); read -r -a more <<<"$harness_args"; extra+=(${more[@]+"${more[@]}"}); }
   dotnet "$harness_bin/harness.dll" run --profile "$work/closed.json" --target "$target" --operations compute --iterations 1 \
     --warm-up "${warm_up}s" --mode-label "$mode" --output "$work/runs" ${extra[@]+"${extra[@]}"} >"$fifo" 2>&1 &
   hpid=$!
+  # Bounded: the run's own seconds and two minutes for its start, lone calls and report (a watchdog, so that $hpid
+  # stays the runner's own process, whose CPU is read).
+  (sleep $((warm_up + duration + 120)); kill "$hpid") 2>/dev/null &
+  local watchdog=$!
   : >"$out"
   while IFS= read -r line; do
     echo "$line" >>"$out"
@@ -229,7 +255,9 @@ run_harness() {
       fi
     fi
   done <"$fifo"
-  wait "$hpid" || { cat "$out" >&2; echo "error: the harness run failed" >&2; exit 5; }
+  wait "$hpid" || { cat "$out" >&2; echo "error: the harness run failed (or ran past its bound)" >&2; exit 5; }
+  pkill -P "$watchdog" sleep 2>/dev/null || true # its sleep, by the watchdog's own pid
+  wait "$watchdog" 2>/dev/null || true
   [ -z "$conns_pid" ] || wait "$conns_pid"
   local csv
   csv=$(ls "$work"/runs/*/csv/*.csv)
@@ -255,30 +283,35 @@ verify() {
 
 results="$work/results"
 : >"$results"
-echo "bench-runner: Compute(iterations=1), $concurrency at once, ${duration}s per run (harness after ${warm_up}s warm-up), mode $mode, $repeat repetitions, $(nproc) cores${harness_args:+, harness $harness_args}"
+[ -z "$tls" ] || make_certificates
+echo "bench-runner: Compute(iterations=1), $concurrency at once, ${duration}s per run (harness after ${warm_up}s warm-up), mode $mode, $repeat repetitions, $(nproc) cores${harness_args:+, harness $harness_args}${tls:+, plain text against TLS}"
+[ -z "$tls" ] || echo "TLS: ECDSA P-256 server certificate from the script's own CA (--cacert); gRPC: the lean client's SslStream, ALPN h2, one connection; SOAP: plain text goes through the lean client's own HTTP/1.1 writer, https through HttpClient (SocketsHttpHandler, ALPN http/1.1), so its tls arm also measures HttpClient; $concurrency connections"
 echo "machine load before: $(uptime | sed 's/.*load average/load average/')"
 printf '%-5s %-8s %3s %10s %14s %6s  %s\n' stack tool run "req/s" "CPU s/1k req" conns time
 for stack in ${stacks//,/ }; do
-  port=$(free_ports 2) # the gRPC service's metrics are read at the port after its own
-  admin=$((port + 1))
+  port=$(free_ports 3) # the service's own, its metrics (admin) port, and with --tls its https port
+  admin=$((port + 1)) tls_port=$((port + 2))
   if [ "$stack" = grpc ]; then
-    start_service grpc Harness.GrpcService.dll "$port" "$admin"
+    start_service grpc Harness.GrpcService.dll "$port" "$admin" ${tls:+"$tls_port" Http2}
     check_grpc "$port"
     tools=(h2load)
   else
-    start_service soap Harness.SoapService.dll "$port" "$admin"
+    start_service soap Harness.SoapService.dll "$port" "$admin" ${tls:+"$tls_port" Http1}
     check_soap "$port"
     tools=(wrk autocannon)
   fi
   [ -z "$baseline" ] || tools=(baseline)
-  # Warm the service (JIT, thread injection) before anything is measured.
-  if [ "$stack" = grpc ]; then run_tool h2load "$port" 5; else run_tool wrk "$port" 5; fi
+  # Warm the service (JIT, thread injection) before anything is measured; with --tls, each run's warm-up does it.
+  if [ -n "$tls" ]; then :; elif [ "$stack" = grpc ]; then run_tool h2load "$port" 5; else run_tool wrk "$port" 5; fi
   for r in $(seq 1 "$repeat"); do
     # T H [P], then [P] H T, …: over two repetitions each tool has been before and after the harness once.
     if [ $((r % 2)) = 1 ]; then order="${tools[0]} harness ${tools[1]:-}"; else order="${tools[1]:-} harness ${tools[0]}"; fi
+    # --tls: plain tls, then tls plain.
+    if [ -n "$tls" ]; then if [ $((r % 2)) = 1 ]; then order="plain tls"; else order="tls plain"; fi; fi
     for who in $order; do
       ok0=$(counter "$admin" completed) failed0=$(counter "$admin" failed)
       if [ "$who" = baseline ]; then run_harness "$stack" "$port" "$admin" "$baseline_bin"; name=$who
+      elif [ "$who" = plain ] || [ "$who" = tls ]; then run_harness "$stack" "$port" "$admin" "$bin" "$who"; name=$who
       elif [ "$who" != harness ]; then run_tool "$who" "$port" "$duration"; name=$who; else run_harness "$stack" "$port" "$admin"; name=harness; fi
       verify "$name" "$admin" "$ok0" "$failed0"
       printf '%-5s %-8s %3s %10s %14s %6s  %s\n' "$stack" "$name" "$r" "$rps" "$cpu" "$conns" "$(date -u +%H:%M:%S)"
@@ -291,6 +324,22 @@ for stack in ${stacks//,/ }; do
 done
 echo "machine load after: $(uptime | sed 's/.*load average/load average/')"
 echo
+if [ -n "$tls" ]; then
+  echo "tls ÷ plain, the same harness and service (median of each arm, min–max in brackets)"
+  for stack in ${stacks//,/ }; do
+    awk -v stack="$stack" "$(cat "$root/scripts/lib/median.awk")"'
+      function range(a, n,   i, lo, hi) { lo = hi = a[1]; for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] } return lo "–" hi }
+      $1 == stack && $2 == "plain" { p[++np] = $4; if ($5 != "?") pc[++npc] = $5 }
+      $1 == stack && $2 == "tls" { t[++nt] = $4; if ($5 != "?") tc[++ntc] = $5 }
+      END {
+        printf "%-5s req/s: plain %.0f (%s), tls %.0f (%s), tls ÷ plain %.2f\n", stack, median(p, np), range(p, np), median(t, nt), range(t, nt), median(t, nt) / median(p, np)
+        if (npc && ntc)
+          printf "%-5s runner CPU s per 1,000 calls: plain %.4f (%s), tls %.4f (%s): TLS adds %.1f µs of runner CPU per call (%.2f×)\n", stack,
+            median(pc, npc), range(pc, npc), median(tc, ntc), range(tc, ntc), (median(tc, ntc) - median(pc, npc)) * 1000, median(tc, ntc) / median(pc, npc)
+      }' "$results"
+  done
+  exit 0
+fi
 echo "harness ÷ ${baseline:+baseline (}${baseline:-each tool}${baseline:+)} (median req/s of each; each repetition's ratio in brackets)"
 for stack in ${stacks//,/ }; do
   for tool in $(awk -v stack="$stack" '$1 == stack && $2 != "harness" && !seen[$2]++ { print $2 }' "$results"); do

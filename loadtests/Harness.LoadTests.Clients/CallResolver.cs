@@ -153,7 +153,10 @@ public static class CallResolver
 
         if (request.Template.Feed is { } feed)
         {
-            parameters["dataFeed"] = $"{feed.Source} ({feed.Count} rows, {feed.Order.ToString().ToLowerInvariant()})";
+            // A random or shuffled order is repeated by its seed: the report keeps it beside the order.
+            parameters["dataFeed"] = feed.Order == DataFeedOrder.Circular
+                ? $"{feed.Source} ({feed.Count} rows, circular)"
+                : $"{feed.Source} ({feed.Count} rows, {feed.Order.ToString().ToLowerInvariant()}, seed {feed.Seed})";
         }
 
         if (request.Metadata.Count > 0)

@@ -11,6 +11,9 @@ public enum DataFeedOrder
 
     /// <summary>A uniform draw per call (with replacement), as NBomber's <c>DataFeed.Random</c> and Gatling's <c>random</c>.</summary>
     Random,
+
+    /// <summary>Every row once per pass, each pass in an order of its own, as Gatling's <c>shuffle</c> then <c>circular</c>.</summary>
+    Shuffle,
 }
 
 /// <summary>
@@ -28,8 +31,12 @@ public sealed class DataFeed
     // Each row's values as read, and as they go inside a JSON string (the same string when nothing needs escaping).
     private readonly string[][] _raw;
     private readonly string[][] _escaped;
-    private readonly ulong _seed;
+    private readonly int _halfBits;
     private long _taken = -1;
+
+    // As agent I of N (ShareAmong): this runner's k-th call takes position k×N + I of the run's one sequence.
+    private ulong _stride = 1;
+    private ulong _offset;
 
     internal DataFeed(string source, IReadOnlyList<string> columns, string[][] rows, DataFeedOrder order, ulong seed)
     {
@@ -39,7 +46,8 @@ public sealed class DataFeed
         _columns = columns.Select((c, i) => (c, i)).ToDictionary(p => p.c, p => p.i, StringComparer.Ordinal);
         _raw = rows;
         _escaped = [.. rows.Select(r => r.Select(Escape).ToArray())];
-        _seed = seed;
+        Seed = seed;
+        _halfBits = Math.Max(1, (64 - System.Numerics.BitOperations.LeadingZeroCount((ulong)Math.Max(1, rows.Length - 1)) + 1) / 2);
     }
 
     /// <summary>The file, as the option gave it.</summary>
@@ -50,6 +58,12 @@ public sealed class DataFeed
     public DataFeedOrder Order { get; }
 
     public int Count => _raw.Length;
+
+    /// <summary>
+    /// The seed of the random and shuffle orders (<c>--data-feed-seed</c>, or a new one per run): the same seed, file
+    /// and order give the same sequence of rows in every run.
+    /// </summary>
+    public ulong Seed { get; }
 
     /// <summary>Reads a <c>.csv</c> file (header row, RFC 4180 quoting) or a <c>.jsonl</c>/<c>.ndjson</c> file (one JSON object a line).</summary>
     /// <param name="seed">The random order's seed; null: a new one.</param>
@@ -89,13 +103,55 @@ public sealed class DataFeed
         ? index
         : throw new CallSetupException($"{what}: '{{{{feed.{name}}}}}' names no column of --data-feed {Source}; its columns are {string.Join(", ", Columns)}.");
 
-    /// <summary>The row the next call takes.</summary>
-    internal int Next()
+    /// <summary>
+    /// Makes this runner agent <paramref name="index"/> of <paramref name="count"/> (<c>run --agent I/N</c>), before its
+    /// first call: its k-th call takes position k×N + I of the sequence one runner would take, so that agents given the
+    /// same file, order and seed share the rows (circular and shuffle: every row once per pass among them all) instead
+    /// of each sending the same rows.
+    /// </summary>
+    public void ShareAmong(int index, int count)
     {
-        var taken = (ulong)Interlocked.Increment(ref _taken);
-        return Order == DataFeedOrder.Circular
-            ? (int)(taken % (ulong)_raw.Length)
-            : (int)(Mix(_seed + (taken * 0x9E3779B97F4A7C15UL)) % (ulong)_raw.Length);
+        ArgumentOutOfRangeException.ThrowIfLessThan(count, 1);
+        ArgumentOutOfRangeException.ThrowIfNegative(index);
+        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual(index, count);
+        (_stride, _offset) = ((ulong)count, (ulong)index);
+    }
+
+    /// <summary>The row the next call takes.</summary>
+    internal int Next() => RowAt(((ulong)Interlocked.Increment(ref _taken) * _stride) + _offset);
+
+    /// <summary>The row of the <paramref name="taken"/>-th call (from 0): a function of the seed and the number alone, so no lock is needed between users.</summary>
+    internal int RowAt(ulong taken)
+    {
+        var count = (ulong)_raw.Length;
+        return Order switch
+        {
+            DataFeedOrder.Circular => (int)(taken % count),
+            DataFeedOrder.Random => (int)(Mix(Seed + (taken * 0x9E3779B97F4A7C15UL)) % count),
+            _ => Shuffled(taken / count, taken % count, count),
+        };
+    }
+
+    // The pass's permutation of 0..count-1, without storing it: a four-round Feistel network keyed by the seed and
+    // the pass is a permutation of the 2×halfBits-bit numbers (at most 4× count of them); applying it again until the
+    // result falls below count (cycle walking) restricts it to 0..count-1, about two rounds of walking on average.
+    private int Shuffled(ulong pass, ulong position, ulong count)
+    {
+        var key = Mix(Seed ^ Mix(pass));
+        var mask = (1UL << _halfBits) - 1;
+        var x = position;
+        do
+        {
+            ulong left = x >> _halfBits, right = x & mask;
+            for (var round = 1UL; round <= 4; round++)
+            {
+                (left, right) = (right, left ^ (Mix(key + (round * 0x9E3779B97F4A7C15UL) + right) & mask));
+            }
+
+            x = (left << _halfBits) | right;
+        }
+        while (x >= count);
+        return (int)x;
     }
 
     /// <param name="inJsonString">True where the placeholder stands inside a JSON string: the value escaped for it.</param>

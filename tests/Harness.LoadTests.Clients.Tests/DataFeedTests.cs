@@ -84,6 +84,34 @@ public sealed class DataFeedTests : IDisposable
         Assert.NotEqual([.. Enumerable.Range(0, 1000).Select(i => (i % 10).ToString(System.Globalization.CultureInfo.InvariantCulture))], once);
     }
 
+    [Theory]
+    [InlineData(1)]
+    [InlineData(7)]
+    [InlineData(10_000)]
+    public void Shuffle_TakesEveryRowOncePerPass_InAnOrderOfItsOwn_AndASeedRepeatsIt(int rows)
+    {
+        var path = Write("f.csv", "n\n" + string.Join('\n', Enumerable.Range(0, rows)));
+        int[] Take(ulong seed)
+        {
+            var feed = DataFeed.Load(path, DataFeedOrder.Shuffle, seed);
+            return [.. Enumerable.Range(0, 3 * rows).Select(_ => feed.Next())];
+        }
+
+        var once = Take(42);
+        var again = Take(42);
+        var other = Take(43);
+
+        Assert.Equal(once, again);
+        var passes = once.Chunk(rows).ToList();
+        Assert.All(passes, pass => Assert.Equal(Enumerable.Range(0, rows), pass.Order()));
+        if (rows >= 7)
+        {
+            Assert.NotEqual(passes[0], passes[1]);
+            Assert.NotEqual(Enumerable.Range(0, rows), passes[0]);
+            Assert.NotEqual(once, other);
+        }
+    }
+
     [Fact]
     public void Rendering_WithAFeed_AllocatesNoMoreThanTheSameTextWrittenInTheTemplate()
     {

@@ -25,7 +25,9 @@ internal sealed class CallOptions
 
     public Option<string?> DataFeed { get; } = new("--data-feed") { Description = "Rows for --data's {{feed.COLUMN}} placeholders, one row per call: a .csv file with a header row, or .jsonl/.ndjson (one JSON object a line); at most 100 MB and 1,000,000 rows." };
 
-    public Option<string?> DataFeedOrder { get; } = new("--data-feed-order") { Description = "--data-feed's rows in turn, from the first again after the last (circular, default), or a uniform draw per call (random)." };
+    public Option<string?> DataFeedOrder { get; } = new("--data-feed-order") { Description = "--data-feed's rows in turn, from the first again after the last (circular, default), a uniform draw per call (random), or every row once per pass, each pass in an order of its own (shuffle)." };
+
+    public Option<string?> DataFeedSeed { get; } = new("--data-feed-seed") { Description = "The seed of --data-feed-order random or shuffle, a whole number from 0 to 18446744073709551615: the same seed, file and order take the rows in the same sequence in every run (without it, a new seed each run, printed before the load)." };
 
     public Option<string[]> Metadata { get; } = new("--metadata") { Description = "A header on every --call request, key=value (gRPC metadata; HTTP headers for SOAP). Repeatable." };
 
@@ -50,7 +52,7 @@ internal sealed class CallOptions
     public Option<string> GrpcClient { get; } = new("--grpc-client") { Description = $"The client of the harness's own gRPC operations: {string.Join(", ", GrpcClients.All)}. lean (default): HTTP/2 frames written directly, many calls per socket send; grpcnet: Grpc.Net.Client over SocketsHttpHandler, as a .NET client calls. A grpc --call always uses Grpc.Net.Client.", DefaultValueFactory = _ => GrpcClients.Lean };
 
     public IReadOnlyList<Option> All => [Call, Data, DataFile,
-        DataFeed, DataFeedOrder,
+        DataFeed, DataFeedOrder, DataFeedSeed,
         Metadata, Proto, ImportPath, Protoset, Wsdl, Envelope, SoapAction, StreamInterval, ShowReply, SoapClient, GrpcClient];
 
     /// <param name="targets">The run's <c>--target</c>s, whose stack the call is of.</param>
@@ -170,10 +172,29 @@ internal sealed class CallOptions
             throw new UsageException("--data-feed-order goes with --data-feed: it says in which order the feed's rows are taken.");
         }
 
-        return parse.GetValue(DataFeed) is not { } file ? null
-            : !Enum.TryParse<Clients.DataFeedOrder>(order, ignoreCase: true, out var parsed) || int.TryParse(order, out _)
-            ? throw new UsageException($"--data-feed-order '{order}': valid values are circular, random.")
-            : Guard(() => Clients.DataFeed.Load(file, parsed));
+        if (parse.GetValue(DataFeed) is not { } file)
+        {
+            return given.Contains(DataFeedSeed.Name)
+                ? throw new UsageException("--data-feed-seed goes with --data-feed and --data-feed-order random or shuffle: it fixes their sequence of rows.")
+                : null;
+        }
+
+        if (!Enum.TryParse<Clients.DataFeedOrder>(order, ignoreCase: true, out var parsed) || int.TryParse(order, out _))
+        {
+            throw new UsageException($"--data-feed-order '{order}': valid values are circular, random, shuffle.");
+        }
+
+        ulong? seed = null;
+        if (parse.GetValue(DataFeedSeed) is { } text)
+        {
+            seed = parsed == Clients.DataFeedOrder.Circular
+                ? throw new UsageException("--data-feed-seed goes with --data-feed-order random or shuffle; circular takes the rows in the file's order, with no seed.")
+                : ulong.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value)
+                ? value
+                : throw new UsageException($"--data-feed-seed '{text}': takes a whole number from 0 to {ulong.MaxValue}.");
+        }
+
+        return Guard(() => Clients.DataFeed.Load(file, parsed, seed));
     }
 
     private static void Exclusive(List<string> given, Option one, Option other)

@@ -24,7 +24,9 @@ internal static class CallSetup
         console.MarkupLineInterpolated($"[grey]--call {plan.Description}; {(request.Template.IsConstant ? "one request, encoded once" : "a request rendered per call")}[/]");
         if (request.Template.Feed is { } feed)
         {
-            console.MarkupLineInterpolated($"[grey]--data-feed {feed.Source}: {feed.Count} rows of {string.Join(", ", feed.Columns)}, taken {feed.Order.ToString().ToLowerInvariant()}[/]");
+            // The seed is printed whether given or drawn, so a run's random sequence can be taken again with --data-feed-seed.
+            var seed = feed.Order == DataFeedOrder.Circular ? "" : $" (--data-feed-seed {feed.Seed})";
+            console.MarkupLineInterpolated($"[grey]--data-feed {feed.Source}: {feed.Count} rows of {string.Join(", ", feed.Columns)}, taken {feed.Order.ToString().ToLowerInvariant()}{seed}[/]");
         }
 
         if (request.ShowReply)

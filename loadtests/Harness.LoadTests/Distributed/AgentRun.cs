@@ -34,9 +34,15 @@ internal static class AgentRun
         try
         {
             console.MarkupLineInterpolated($"[grey]registering with the coordinator at {request.Coordinator} (trying for at most {DurationJsonConverter.Format(request.AgentTimeout)})[/]");
+            var feed = options.CallRequest?.Template.Feed;
             var registered = await coordinator.RegisterAsync(
-                new RegisterRequest(request.Index, request.Count, Environment.MachineName, series, profile), request.AgentTimeout, cancellationToken);
+                new RegisterRequest(request.Index, request.Count, Environment.MachineName, series, profile, AgentFeed.Describe(feed)), request.AgentTimeout, cancellationToken);
             agent = new AgentSettings(registered.Index, request.Count, registered.RunId, coordinator);
+            if (feed is not null)
+            {
+                feed.ShareAmong(agent.Index, agent.Count);
+                console.MarkupLineInterpolated($"[grey]--data-feed: shared among the agents, this one takes positions {agent.Index}, {agent.Index + agent.Count}, {agent.Index + (2 * agent.Count)}… of the run's one sequence of rows[/]");
+            }
             runDirectory = Path.GetFullPath(Path.Combine(options.OutputDirectory, agent.FolderName));
             if (File.Exists(RawRunFiles.ManifestPath(runDirectory)))
             {

@@ -31,7 +31,8 @@ internal sealed record ClockAnswer(long UtcTicks);
 /// <param name="Index">Null: the coordinator gives it the lowest free index (compose's <c>--scale</c> replicas cannot be told one).</param>
 /// <param name="Series">The ids of the series it will run, in order; every agent must run the same.</param>
 /// <param name="Profile">The profile's name and time scale, so agents of different runs are not joined.</param>
-internal sealed record RegisterRequest(int? Index, int Count, string Machine, IReadOnlyList<string> Series, string Profile);
+/// <param name="Feed">Its <c>--data-feed</c> as <see cref="AgentFeed.Describe"/> gives it (content, order, seed); null for none.</param>
+internal sealed record RegisterRequest(int? Index, int Count, string Machine, IReadOnlyList<string> Series, string Profile, string? Feed = null);
 
 /// <param name="HeartbeatSeconds">How often the agent must be heard from; silent for <see cref="CoordinatorState.SilenceLimit"/>, it is taken for dead.</param>
 internal sealed record RegisterAnswer(int Index, string RunId, double HeartbeatSeconds);

@@ -340,6 +340,8 @@ internal sealed partial class CoordinatorState
         : plan.Profile != request.Profile ? $"runs profile {request.Profile}, the first agent ({plan.Machine}) {plan.Profile}"
         : !plan.Series.SequenceEqual(request.Series, StringComparer.Ordinal)
             ? $"runs the series {string.Join(", ", request.Series)}, the first agent ({plan.Machine}) {string.Join(", ", plan.Series)}"
+        : plan.Feed != request.Feed
+            ? $"has {request.Feed ?? "no --data-feed"}, the first agent ({plan.Machine}) {plan.Feed ?? "none"}; the agents share one feed's rows, so each needs the same file (a copy at any path) and, with random or shuffle, the same --data-feed-seed"
             : null;
 
     private static string Names(IEnumerable<int> indexes)
