@@ -45,11 +45,11 @@ public sealed class SoapCallTests(CalculatorServer server) : IClassFixture<Calcu
         // Act
         var run = await CallRuns.RunAsync(
             ["--target", $"soap={server.Endpoint}", "--call", "Divide", "--data", """{"dividend":{{seq}},"divisor":{{feed.divisor}}}""",
-             "--data-feed", feed, "--data-feed-order", "random", .. CallRuns.Short]);
+             "--data-feed", feed, "--data-feed-order", "random", "--data-feed-seed", "42", .. CallRuns.Short]);
 
-        // Assert
+        // Assert: the report names the seed that repeats the draw.
         CallRuns.AssertServedWithoutErrors(run, "soap-divide-external");
-        Assert.Equal($"{feed} (50 rows, random)", run.Series!.Parameters["dataFeed"]);
+        Assert.Equal($"{feed} (50 rows, random, seed 42)", run.Series!.Parameters["dataFeed"]);
     }
 
     [Fact]
