@@ -13,8 +13,8 @@ namespace Harness.LoadTests.Tests;
 [Collection(nameof(HostileRunTests))]
 public sealed class SilentTargetTests
 {
-    // The bound a run keeps: quick at 0.2 is 2 s of warm-up and 4 s of load, then the runner's own warm-up calls, the
-    // drain and the ideal's lone calls, each now bounded by the 3 s timeout.
+    // The bound a run keeps: quick at 0.1 is 1 s of warm-up and 2 s of load, then the runner's own warm-up calls, the
+    // drain and the ideal's lone calls, each now bounded by the 1 s timeout.
     private static readonly TimeSpan RunBound = TimeSpan.FromSeconds(90);
 
     [Theory]
@@ -30,7 +30,7 @@ public sealed class SilentTargetTests
         // Act
         var (exitCode, text) = await HarnessRun.InvokeAsync(
             "run", "--target", $"{stack}={server.Address},metrics={server.Address}", "--mode-label", "silent", "--operations", "compute",
-            "--profile", "quick", "--time-scale", "0.2", "--timeout", "3s", "--output", output).WaitAsync(RunBound * 2);
+            "--profile", "quick", "--time-scale", "0.1", "--timeout", "1s", "--output", output).WaitAsync(RunBound * 2);
         var elapsed = clock.Elapsed;
 
         // Assert: on time, with a report.
@@ -53,9 +53,9 @@ public sealed class SilentTargetTests
         Assert.All(timeline.SelectMany(s => s.StatusCounts.Keys), status => Assert.Equal(kind, status));
         Assert.Equal(timeline.Sum(s => s.Requests), series.TotalRequests);
 
-        // Each timed out after its 3 s: the failures' latencies are the timeout, not instant refusals.
+        // Each timed out after its 1 s: the failures' latencies are the timeout, not instant refusals.
         Assert.NotNull(summary.FailureLatency);
-        Assert.InRange(summary.FailureLatency.P50Ms, 2_990, 10_000);
+        Assert.InRange(summary.FailureLatency.P50Ms, 990, 10_000);
 
         // The ideal's lone calls were given up too, and said so.
         Assert.Null(series.IdealLatencyMs);
