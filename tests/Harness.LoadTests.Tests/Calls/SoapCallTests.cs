@@ -73,7 +73,7 @@ public sealed class SoapCallTests(CalculatorServer server) : IClassFixture<Calcu
     {
         var run = await CallRuns.RunAsync(
             "--target", $"soap={server.Endpoint}", "--call", "Divide", "--data", """{"dividend":1,"divisor":0}""",
-            "--profile", "constant", "--users", "1", "--time-scale", "0.05", "--warm-up", "0");
+            "--profile", "constant", "--users", "1", "--time-scale", "0.015", "--warm-up", "0");
 
         Assert.True(run.ExitCode == 0, run.Output);
         var failures = run.Seconds.SelectMany(s => s.StatusCounts).GroupBy(c => c.Key).ToDictionary(g => g.Key, g => g.Sum(c => c.Value));
