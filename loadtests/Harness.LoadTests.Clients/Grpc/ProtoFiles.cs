@@ -90,7 +90,7 @@ internal static class ProtoFiles
         try
         {
             var descriptors = new FileDescriptorSet();
-            descriptors.File.AddRange(method.Files.Select(FileDescriptorProto.Parser.ParseFrom));
+            descriptors.File.AddRange(method.Files.Select(FileDescriptorProto.Parser.ParseFrom).Select(WithoutMapEntryFlags));
             await File.WriteAllBytesAsync(set, descriptors.ToByteArray(), cancellationToken);
             var start = new ProcessStartInfo(Protoc()) { RedirectStandardError = true, RedirectStandardOutput = true };
             start.ArgumentList.Add($"--decode={method.Output.FullName}");
@@ -106,6 +106,27 @@ internal static class ProtoFiles
         {
             File.Delete(set);
         }
+    }
+
+    /// <summary>
+    /// The file with its map entries' <c>map_entry</c> option cleared. protoc refuses a descriptor set whose map entry
+    /// is not exactly as its own compiler writes one ("map_entry should not be set explicitly"), and a server's
+    /// reflection need not write it so: @grpc/reflection's, built from protobuf.js, does not. The text format writes a
+    /// map as its repeated entries either way, so the decoded reply reads the same.
+    /// </summary>
+    private static FileDescriptorProto WithoutMapEntryFlags(FileDescriptorProto file)
+    {
+        static void Clear(IEnumerable<DescriptorProto> messages)
+        {
+            foreach (var message in messages)
+            {
+                message.Options?.ClearMapEntry();
+                Clear(message.NestedType);
+            }
+        }
+
+        Clear(file.MessageType);
+        return file;
     }
 
     /// <summary>The shipped protoc, else one on PATH.</summary>
