@@ -66,6 +66,12 @@ public static class CallResolver
                 + "An array is for client-streaming and bidirectional methods.");
         }
 
+        if (request.StreamInterval > TimeSpan.Zero && !method.StreamsRequests)
+        {
+            throw new CallSetupException(
+                $"--stream-interval spaces the request messages of a client-streaming or bidirectional method, but {request.Call} is {method.Shape} and sends one; leave it out.");
+        }
+
         var writer = new ProtoJsonWriter(method.Registry);
         var body = new RequestBody(
             request.Template,

@@ -178,6 +178,16 @@ public sealed class GrpcCallTests(GreeterServers servers) : IClassFixture<Greete
         Assert.Contains(expected, line, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task StreamInterval_OnAMethodThatSendsOneRequest_IsRefused()
+    {
+        var line = CallRuns.AssertRefused(await CallRuns.RunAsync(
+            "--target", $"grpc={servers.WithoutReflection}", "--call", "helloworld.Greeter/SayHellos", "--proto", GreeterServers.Proto,
+            "--data", """{"name":"x"}""", "--stream-interval", "5ms"));
+
+        Assert.Contains("--stream-interval spaces the request messages of a client-streaming or bidirectional method, but helloworld.Greeter/SayHellos is server-streaming", line, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData("""{"nam":"x"}""", "helloworld.HelloRequest has no field 'nam'; its fields are name, times, tags, mood, labels")]
     [InlineData("""{"times":"many"}""", "field 'times' takes an int32, not the string \"many\"")]
