@@ -28,9 +28,9 @@ public sealed class StreamRequestTests
         var writer = new ProtoJsonWriter(method.Registry);
 
         // Act
-        var many = StreamMessages.Unpack(writer.EncodeStream(method.Input, """[{"an_int32":1},{"aString":"b"},{}]"""));
-        var one = StreamMessages.Unpack(writer.EncodeStream(method.Input, """{"anInt32":7}"""));
-        var none = StreamMessages.Unpack(writer.EncodeStream(method.Input, "[]"));
+        var many = RequestStream.Unpack(writer.EncodeStream(method.Input, """[{"an_int32":1},{"aString":"b"},{}]"""));
+        var one = RequestStream.Unpack(writer.EncodeStream(method.Input, """{"anInt32":7}"""));
+        var none = RequestStream.Unpack(writer.EncodeStream(method.Input, "[]"));
 
         // Assert
         Assert.Equal(
@@ -55,12 +55,12 @@ public sealed class StreamRequestTests
     {
         byte[][] messages = [[1, 2, 3], [], [.. Enumerable.Repeat((byte)9, 70_000)]];
 
-        var packed = StreamMessages.Pack(messages);
+        var packed = RequestStream.Pack(messages);
 
-        Assert.Equal(messages, StreamMessages.Unpack(packed));
+        Assert.Equal(messages, RequestStream.Unpack(packed));
         Assert.Equal(12 + 3 + 70_000, packed.Length);
-        Assert.Throws<ArgumentException>(() => StreamMessages.Unpack(packed[..^1]));
-        Assert.Throws<ArgumentException>(() => StreamMessages.Unpack([0, 0]));
+        Assert.Throws<ArgumentException>(() => RequestStream.Unpack(packed[..^1]));
+        Assert.Throws<ArgumentException>(() => RequestStream.Unpack([0, 0]));
     }
 
     private static GrpcMethod Find(string call) =>

@@ -25,8 +25,8 @@ internal sealed class GrpcNetHarnessClient : IHarnessClient
     private readonly GrpcChannel _channel;
     private readonly CallInvoker _invoker;
     private readonly TimeSpan _timeout;
-    private EncodedRequest<int>? _lastCompute;
-    private EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism)>? _lastCallThirdParty;
+    private EncodedRequest<int, byte[]>? _lastCompute;
+    private EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism), byte[]>? _lastCallThirdParty;
 
     /// <param name="address">The service's HTTP/2 address, e.g. <c>http://127.0.0.1:5082</c> or <c>https://host:port</c>.</param>
     /// <param name="timeout">Each call's deadline (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null): DEADLINE_EXCEEDED past it.</param>
@@ -45,14 +45,14 @@ internal sealed class GrpcNetHarnessClient : IHarnessClient
     // The call completes (and releases its stream) when its reply has been read, so its response task is all a caller needs.
     public Task<ComputeReply> ComputeAsync(int iterations, CancellationToken cancellationToken = default)
     {
-        var body = EncodedRequest<int>.Reuse(ref _lastCompute, iterations, static n => new ComputeRequest { Iterations = n }.ToByteArray());
+        var body = EncodedRequest<int, byte[]>.Reuse(ref _lastCompute, iterations, static n => new ComputeRequest { Iterations = n }.ToByteArray());
         return _invoker.AsyncUnaryCall(Compute, null, Options(cancellationToken), body).ResponseAsync;
     }
 
     public Task<CallThirdPartyReply> CallThirdPartyAsync(
         int fanout, int delayMs, string style, int parallelism = 0, CancellationToken cancellationToken = default)
     {
-        var body = EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism)>.Reuse(
+        var body = EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism), byte[]>.Reuse(
             ref _lastCallThirdParty,
             (fanout, delayMs, style, parallelism),
             static k => new CallThirdPartyRequest { Fanout = k.Fanout, DelayMs = k.DelayMs, Style = k.Style, Parallelism = k.Parallelism }.ToByteArray());

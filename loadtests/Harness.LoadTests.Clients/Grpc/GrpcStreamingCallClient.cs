@@ -20,6 +20,7 @@ internal sealed class GrpcStreamingCallClient : ICallClient
     private readonly Metadata _headers;
     private readonly TimeSpan _timeout;
     private readonly TimeSpan _interval;
+    private EncodedRequest<byte[], IReadOnlyList<byte[]>>? _lastUnpacked;
 
     /// <param name="type">Server-streaming, client-streaming or bidirectional.</param>
     /// <param name="interval">Between two request messages of a client or bidirectional stream (ghz's <c>--stream-interval</c>); zero: none.</param>
@@ -42,7 +43,7 @@ internal sealed class GrpcStreamingCallClient : ICallClient
         _headers = headers;
     }
 
-    /// <param name="body">One message for a server stream; the packed messages (<see cref="StreamMessages"/>) of a client or bidirectional one.</param>
+    /// <param name="body">One message for a server stream; the packed messages (<see cref="RequestStream"/>) of a client or bidirectional one.</param>
     public async Task<CallReply> SendAsync(byte[] body, CancellationToken cancellationToken)
     {
         var deadline = DateTime.UtcNow + _timeout;
@@ -127,7 +128,8 @@ internal sealed class GrpcStreamingCallClient : ICallClient
 
     private async Task WriteAllAsync(IClientStreamWriter<byte[]> requests, byte[] body, MessageClock clock, CancellationToken cancellationToken)
     {
-        var messages = StreamMessages.Unpack(body);
+        // A template without placeholders hands every call the same bytes: they are split into messages once.
+        var messages = EncodedRequest<byte[], IReadOnlyList<byte[]>>.Reuse(ref _lastUnpacked, body, RequestStream.Unpack);
         for (var i = 0; i < messages.Count; i++)
         {
             if (i > 0 && _interval > TimeSpan.Zero)

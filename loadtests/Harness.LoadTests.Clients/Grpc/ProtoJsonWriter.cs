@@ -39,7 +39,7 @@ internal sealed class ProtoJsonWriter(TypeRegistry registry)
     }
 
     /// <summary>
-    /// The request messages of a client-streaming or bidirectional call, packed (<see cref="StreamMessages"/>): each
+    /// The request messages of a client-streaming or bidirectional call, packed (<see cref="RequestStream"/>): each
     /// element of a JSON array is one message, in order; a lone object is a stream of one, as ghz takes it.
     /// </summary>
     /// <exception cref="CallSetupException">Not JSON, or an element that does not fit <paramref name="type"/>; the message names it, <c>[2].orderId</c>.</exception>
@@ -48,8 +48,8 @@ internal sealed class ProtoJsonWriter(TypeRegistry registry)
         using var document = CallJson.Parse(json);
         var root = document.RootElement;
         return root.ValueKind == JsonValueKind.Array
-            ? StreamMessages.Pack([.. root.EnumerateArray().Select((element, i) => Message(type, element, $"[{i}]", depth: 0))])
-            : StreamMessages.Pack([Message(type, root, "", depth: 0)]);
+            ? RequestStream.Pack([.. root.EnumerateArray().Select((element, i) => Message(type, element, $"[{i}]", depth: 0))])
+            : RequestStream.Pack([Message(type, root, "", depth: 0)]);
     }
 
     private byte[] Message(MessageDescriptor type, JsonElement json, string path, int depth, bool skipAnyType = false)

@@ -28,8 +28,8 @@ internal sealed class LeanSoapClient : IHarnessClient
     private readonly PreparedAction _compute;
     private readonly PreparedAction _callThirdParty;
 
-    private EncodedRequest<int>? _lastCompute;
-    private EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism)>? _lastCallThirdParty;
+    private EncodedRequest<int, byte[]>? _lastCompute;
+    private EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism), byte[]>? _lastCallThirdParty;
 
     /// <param name="baseAddress">The service's base address; the endpoint path is appended, as the WCF client does.</param>
     /// <param name="timeout">A call's whole time (<c>--timeout</c>; <see cref="CallTimeouts.Default"/> when null): past it, <c>timeout</c>.</param>
@@ -50,7 +50,7 @@ internal sealed class LeanSoapClient : IHarnessClient
 
     public Task<ComputeReply> ComputeAsync(int iterations, CancellationToken cancellationToken = default)
     {
-        var body = EncodedRequest<int>.Reuse(
+        var body = EncodedRequest<int, byte[]>.Reuse(
             ref _lastCompute, iterations, static n => Request(HarnessContract.Compute, ("iterations", Invariant(n))));
         return _transport.PostAsync(body, _compute, ReadCompute, cancellationToken);
     }
@@ -58,7 +58,7 @@ internal sealed class LeanSoapClient : IHarnessClient
     public Task<CallThirdPartyReply> CallThirdPartyAsync(
         int fanout, int delayMs, string style, int parallelism = 0, CancellationToken cancellationToken = default)
     {
-        var body = EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism)>.Reuse(
+        var body = EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism), byte[]>.Reuse(
             ref _lastCallThirdParty,
             (fanout, delayMs, style, parallelism),
             static k => Request(

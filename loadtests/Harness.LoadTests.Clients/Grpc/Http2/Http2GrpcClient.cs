@@ -26,8 +26,8 @@ internal sealed class Http2GrpcClient : IHarnessClient
     private readonly bool _asynchronousContinuations;
     private readonly TimeSpan _timeout;
     private readonly int _maxReceiveMessageSize;
-    private EncodedRequest<int>? _lastCompute;
-    private EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism)>? _lastCallThirdParty;
+    private EncodedRequest<int, byte[]>? _lastCompute;
+    private EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism), byte[]>? _lastCallThirdParty;
 
     /// <param name="address">The service's HTTP/2 address, <c>http://host:port</c>, <c>https://host:port</c> (TLS, ALPN h2), or a Unix domain socket, <c>unix:///path</c>.</param>
     /// <param name="asynchronousContinuations">
@@ -78,7 +78,7 @@ internal sealed class Http2GrpcClient : IHarnessClient
 
     public Task<ComputeReply> ComputeAsync(int iterations, CancellationToken cancellationToken = default)
     {
-        var body = EncodedRequest<int>.Reuse(ref _lastCompute, iterations, static n => Framed(new ComputeRequest { Iterations = n }));
+        var body = EncodedRequest<int, byte[]>.Reuse(ref _lastCompute, iterations, static n => Framed(new ComputeRequest { Iterations = n }));
         var call = new UnaryCall<ComputeReply>(_computeHeaders, body, ComputeReply.Parser, _asynchronousContinuations, _maxReceiveMessageSize);
         Start(call, cancellationToken);
         return call.Task;
@@ -87,7 +87,7 @@ internal sealed class Http2GrpcClient : IHarnessClient
     public Task<CallThirdPartyReply> CallThirdPartyAsync(
         int fanout, int delayMs, string style, int parallelism = 0, CancellationToken cancellationToken = default)
     {
-        var body = EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism)>.Reuse(
+        var body = EncodedRequest<(int Fanout, int DelayMs, string Style, int Parallelism), byte[]>.Reuse(
             ref _lastCallThirdParty,
             (fanout, delayMs, style, parallelism),
             static k => Framed(new CallThirdPartyRequest { Fanout = k.Fanout, DelayMs = k.DelayMs, Style = k.Style, Parallelism = k.Parallelism }));

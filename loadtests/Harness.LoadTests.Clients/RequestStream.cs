@@ -7,7 +7,7 @@ namespace Harness.LoadTests.Clients;
 /// <see cref="RequestBody"/> renders per call: each message after its length, 4 bytes big-endian (gRPC's own framing,
 /// less its compression flag). The streaming client unpacks them as it writes them.
 /// </summary>
-internal static class StreamMessages
+internal static class RequestStream
 {
     public static byte[] Pack(IReadOnlyList<byte[]> messages)
     {
