@@ -1,9 +1,6 @@
 using System.Diagnostics;
-using System.Globalization;
-using System.Text;
-using System.Text.RegularExpressions;
 
-namespace Harness.Tests.Shared;
+namespace Harness.LoadTests.Tests.Calls;
 
 /// <summary>How a <see cref="GrpcJsService"/> serves: TLS or plain text, mTLS, reflection.</summary>
 /// <param name="Tls">TLS with the test CA's server certificate (for 127.0.0.1 and localhost); false: plain text (h2c).</param>
@@ -19,17 +16,15 @@ public sealed record GrpcJsServiceOptions(bool Tls = true, bool RequireClientCer
 /// process and deletes the certificates. Needs Node.js and npm: its packages are installed by the asset's install.sh
 /// (scripts/test.sh runs it too), which says what is missing.
 /// </summary>
-public sealed partial class GrpcJsService : IAsyncLifetime, IAsyncDisposable
+public sealed class GrpcJsService : IAsyncLifetime, IAsyncDisposable
 {
     private static readonly TimeSpan InstallBound = TimeSpan.FromMinutes(5);
-    private static readonly TimeSpan StartBound = TimeSpan.FromSeconds(15);
     private static readonly SemaphoreSlim Installing = new(1, 1);
     private static bool s_installed;
 
     private readonly GrpcJsServiceOptions _options;
-    private readonly StringBuilder _output = new();
     private TestCertificates? _certificates;
-    private Process? _process;
+    private NodeServer? _server;
 
     /// <summary>The class fixture: TLS, reflection, no client certificate asked.</summary>
     public GrpcJsService()
@@ -60,16 +55,7 @@ public sealed partial class GrpcJsService : IAsyncLifetime, IAsyncDisposable
     public string ClientKeyFile => Certificates.ClientKeyFile;
 
     /// <summary>What the service printed so far, standard output and error, for a failed assertion's message.</summary>
-    public string Output
-    {
-        get
-        {
-            lock (_output)
-            {
-                return _output.ToString();
-            }
-        }
-    }
+    public string Output => _server?.Output ?? "";
 
     private TestCertificates Certificates => _certificates ?? throw new InvalidOperationException("the service has not started");
 
@@ -90,86 +76,25 @@ public sealed partial class GrpcJsService : IAsyncLifetime, IAsyncDisposable
 
     public async Task InitializeAsync()
     {
-        await InstallAsync();
         _certificates = TestCertificates.Create();
-        var start = new ProcessStartInfo("node")
-        {
-            WorkingDirectory = Folder,
-            RedirectStandardInput = true,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
         string[] args =
         [
-            Path.Combine(Folder, "server.js"), "--port", "0",
+            "--port", "0",
             .. _options.Tls ? ["--cert", _certificates.ServerCertFile, "--key", _certificates.ServerKeyFile] : (string[])[],
             .. _options.RequireClientCertificate ? ["--client-ca", _certificates.CaFile] : (string[])[],
             .. _options.Reflection ? [] : (string[])["--no-reflection"],
         ];
-        foreach (var arg in args)
-        {
-            start.ArgumentList.Add(arg);
-        }
-
-        var listening = new TaskCompletionSource<int>(TaskCreationOptions.RunContinuationsAsynchronously);
-        _process = Process.Start(start)!;
-        _process.OutputDataReceived += (_, e) => Seen(e.Data);
-        _process.ErrorDataReceived += (_, e) => Seen(e.Data);
-        _process.BeginOutputReadLine();
-        _process.BeginErrorReadLine();
-        _ = _process.WaitForExitAsync().ContinueWith(_ => listening.TrySetResult(0), TaskScheduler.Default);
-
-        var port = await listening.Task.WaitAsync(StartBound).ContinueWith(t => t.IsCompletedSuccessfully ? t.Result : 0, TaskScheduler.Default);
-        if (port == 0)
-        {
-            if (!_process.HasExited)
-            {
-                _process.Kill(entireProcessTree: true);
-            }
-
-            throw new InvalidOperationException(
-                $"node server.js ({string.Join(' ', args.Skip(1))}) did not print 'listening 127.0.0.1:PORT' within {StartBound.TotalSeconds:0} s"
-                + $"{(_process.HasExited ? $"; it exited with {_process.ExitCode}" : "")}; its output: {Output}");
-        }
-
-        Port = port;
-
-        void Seen(string? line)
-        {
-            if (line is null)
-            {
-                return;
-            }
-
-            lock (_output)
-            {
-                _output.AppendLine(line);
-            }
-
-            if (Listening().Match(line) is { Success: true } match)
-            {
-                listening.TrySetResult(int.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture));
-            }
-        }
+        _server = await NodeServer.StartFileAsync(Path.Combine(Folder, "server.js"), Folder, args);
+        Port = _server.Port;
     }
 
     Task IAsyncLifetime.DisposeAsync() => DisposeAsync().AsTask();
 
-    public async ValueTask DisposeAsync()
+    public ValueTask DisposeAsync()
     {
-        if (_process is not null)
-        {
-            if (!_process.HasExited)
-            {
-                _process.Kill(entireProcessTree: true);
-                using var bound = new CancellationTokenSource(TimeSpan.FromSeconds(5));
-                await _process.WaitForExitAsync(bound.Token).ContinueWith(_ => { }, TaskScheduler.Default);
-            }
-
-            _process.Dispose();
-        }
-
+        _server?.Dispose();
         _certificates?.Dispose();
+        return ValueTask.CompletedTask;
     }
 
     /// <summary>
@@ -234,6 +159,4 @@ public sealed partial class GrpcJsService : IAsyncLifetime, IAsyncDisposable
         throw new DirectoryNotFoundException($"no Harness.sln above {AppContext.BaseDirectory}: the service's asset is found from the repository's root");
     }
 
-    [GeneratedRegex(@"^listening 127\.0\.0\.1:(\d+)$")]
-    private static partial Regex Listening();
 }
