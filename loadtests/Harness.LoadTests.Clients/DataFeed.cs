@@ -38,9 +38,10 @@ public sealed class DataFeed
     private ulong _stride = 1;
     private ulong _offset;
 
-    internal DataFeed(string source, IReadOnlyList<string> columns, string[][] rows, DataFeedOrder order, ulong seed)
+    internal DataFeed(string source, IReadOnlyList<string> columns, string[][] rows, DataFeedOrder order, ulong seed, string digest)
     {
         Source = source;
+        Digest = digest;
         Columns = columns;
         Order = order;
         _columns = columns.Select((c, i) => (c, i)).ToDictionary(p => p.c, p => p.i, StringComparer.Ordinal);
@@ -52,6 +53,9 @@ public sealed class DataFeed
 
     /// <summary>The file, as the option gave it.</summary>
     public string Source { get; }
+
+    /// <summary>The first 16 hex digits of the SHA-256 of the file's bytes as they were read: what agents compare.</summary>
+    public string Digest { get; }
 
     public IReadOnlyList<string> Columns { get; }
 
@@ -77,7 +81,7 @@ public sealed class DataFeed
             throw new CallSetupException($"{what}: give a .csv file (with a header row) or a .jsonl/.ndjson file (one JSON object a line).");
         }
 
-        string text;
+        byte[] bytes;
         try
         {
             var length = new FileInfo(path).Length;
@@ -86,15 +90,20 @@ public sealed class DataFeed
                 throw new CallSetupException($"{what}: is {length / (1024 * 1024)} MB; a data feed may be at most {MaxBytes / (1024 * 1024)} MB (and {MaxRows:N0} rows).");
             }
 
-            text = File.ReadAllText(path);
+            bytes = File.ReadAllBytes(path);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             throw new CallSetupException($"{what}: cannot be read ({ex.Message}).", ex);
         }
 
+        // Read once: the digest is of the very bytes the rows come from. The text is decoded as File.ReadAllText does
+        // (UTF-8, or the encoding a byte order mark names).
+        using var reader = new StreamReader(new MemoryStream(bytes), System.Text.Encoding.UTF8, detectEncodingFromByteOrderMarks: true);
+        var text = reader.ReadToEnd();
+        var digest = Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(bytes))[..16];
         var (columns, rows) = extension == ".csv" ? DataFeedCsv.Parse(text, what) : ParseJsonLines(text, what);
-        return new DataFeed(path, columns, rows, order, seed ?? (ulong)System.Random.Shared.NextInt64());
+        return new DataFeed(path, columns, rows, order, seed ?? (ulong)System.Random.Shared.NextInt64(), digest);
     }
 
     /// <summary>The column's index, for a template's placeholder.</summary>
